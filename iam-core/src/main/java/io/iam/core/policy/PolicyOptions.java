@@ -1,0 +1,19 @@
+package io.iam.core.policy;
+
+import io.iam.core.option.Option;
+import io.iam.core.option.OptionType;
+
+/** Options shared by several policies, declared once. */
+public final class PolicyOptions {
+
+  private PolicyOptions() {}
+
+  /** k, the depth bound of the bounded-depth policies. */
+  public static final Option<Integer> MAX_COMPONENTS =
+      Option.builder("max-components", OptionType.INT)
+          .defaultValue(6)
+          .bounds(1, StackMath.MAX_K)
+          .asterixName("num-components")
+          .doc("k: the most components (sorted runs) a store keeps after each decision")
+          .build();
+}

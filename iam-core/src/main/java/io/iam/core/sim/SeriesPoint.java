@@ -1,0 +1,13 @@
+package io.iam.core.sim;
+
+/**
+ * The state of a simulation after {@code flushes} flushes.
+ *
+ * @param flushes flushes so far
+ * @param writeAmplification bytes written so far ÷ bytes flushed so far
+ * @param components components after this step's decision
+ * @param averageComponents mean component count over the steps so far
+ * @param merges merges so far
+ */
+public record SeriesPoint(
+    long flushes, double writeAmplification, int components, double averageComponents, long merges) {}
