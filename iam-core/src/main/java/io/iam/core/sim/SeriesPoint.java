@@ -7,7 +7,13 @@ package io.iam.core.sim;
  * @param writeAmplification bytes written so far ÷ bytes flushed so far
  * @param components components after this step's decision
  * @param averageComponents mean component count over the steps so far
+ * @param maxComponents largest component count after any step so far
  * @param merges merges so far
  */
 public record SeriesPoint(
-    long flushes, double writeAmplification, int components, double averageComponents, long merges) {}
+    long flushes,
+    double writeAmplification,
+    int components,
+    double averageComponents,
+    int maxComponents,
+    long merges) {}

@@ -31,6 +31,7 @@ public final class Simulator {
   private final Accounting accounting;
   private final long every;
   private final LongConsumer progress;
+  private DecisionObserver observer = (snapshot, plan) -> {};
 
   private Component[] stack = new Component[16];
   private int[][] keys = new int[16][];
@@ -52,6 +53,12 @@ public final class Simulator {
     this.progress = progress == null ? n -> {} : progress;
   }
 
+  /** Shows every decision of the next run to {@code observer}. Returns this simulator. */
+  public Simulator observe(DecisionObserver observer) {
+    this.observer = observer;
+    return this;
+  }
+
   /** Runs {@code flushes} flushes through the policy. */
   public SimulationResult run(long flushes) {
     if (flushes < 1) {
@@ -70,7 +77,9 @@ public final class Simulator {
       long length = stream.nextLength();
       flushed += length;
       push(Component.flushed(t, length, t), keyed ? stream.lastKeys() : null);
-      MergePlan plan = policy.plan(StackSnapshot.of(stack, size, t));
+      StackSnapshot snapshot = StackSnapshot.of(stack, size, t);
+      MergePlan plan = policy.plan(snapshot);
+      observer.decided(snapshot, plan);
       if (plan.isNone()) {
         written += length;
       } else {
@@ -83,7 +92,8 @@ public final class Simulator {
       componentSum += size;
       maxComponents = Math.max(maxComponents, size);
       if (t % every == 0 || t == flushes) {
-        series.add(new SeriesPoint(t, (double) written / flushed, size, (double) componentSum / t, merges));
+        series.add(new SeriesPoint(
+            t, (double) written / flushed, size, (double) componentSum / t, maxComponents, merges));
       }
       if (t % PROGRESS_STEP == 0 || t == flushes) {
         progress.accept(t - reported);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.sim.Accounting;
+import io.iam.core.sim.DecisionObserver;
 import io.iam.core.sim.Simulator;
 import io.iam.core.sim.UniformFlushes;
 import java.io.IOException;
@@ -184,39 +185,20 @@ class GoldenPolicyTest {
     long flushes = Long.parseLong(options.remove("flushes"));
     MergePolicy policy = MergePolicies.create(name, options);
     List<String> out = new ArrayList<>();
-    MergePolicy recording =
-        new MergePolicy() {
-          @Override
-          public String name() {
-            return policy.name();
-          }
-
-          @Override
-          public io.iam.core.option.OptionValues options() {
-            return policy.options();
-          }
-
-          @Override
-          public int maxComponents() {
-            return policy.maxComponents();
-          }
-
-          @Override
-          public MergePlan plan(StackSnapshot s) {
-            MergePlan p = policy.plan(s);
-            long[] after = new long[p.sizeAfter(s.size())];
-            for (int i = 0, j = 0; i < s.size(); i++) {
-              if (p.isNone() || i <= p.from() || i > p.to()) {
-                after[j++] += s.sizeBytes(i);
-              } else {
-                after[j - 1] += s.sizeBytes(i);
-              }
-            }
-            out.add(String.format("t=%-3d %-12s %s", s.flushCount(), p, Arrays.toString(after)));
-            return p;
-          }
-        };
-    var result = new Simulator(recording, new UniformFlushes(1), Accounting.MODEL, flushes, null).run(flushes);
+    DecisionObserver recording = (s, p) -> {
+      long[] after = new long[p.sizeAfter(s.size())];
+      for (int i = 0, j = 0; i < s.size(); i++) {
+        if (p.isNone() || i <= p.from() || i > p.to()) {
+          after[j++] += s.sizeBytes(i);
+        } else {
+          after[j - 1] += s.sizeBytes(i);
+        }
+      }
+      out.add(String.format("t=%-3d %-12s %s", s.flushCount(), p, Arrays.toString(after)));
+    };
+    var result = new Simulator(policy, new UniformFlushes(1), Accounting.MODEL, flushes, null)
+        .observe(recording)
+        .run(flushes);
     out.add(String.format("write-amp=%.4f avg-components=%.4f merges=%d",
         result.writeAmplification(), result.averageComponents(), result.merges()));
     return out;

@@ -3,8 +3,8 @@ package io.iam.core.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.iam.core.option.OptionValues;
 import io.iam.core.sim.Accounting;
+import io.iam.core.sim.DecisionObserver;
 import io.iam.core.sim.FlushStream;
 import io.iam.core.sim.RandomFlushes;
 import io.iam.core.sim.SeriesPoint;
@@ -30,52 +30,26 @@ class PolicyPropertiesTest {
   private static final int[] KS = {1, 2, 3, 4, 5, 6, 7, 8, 10};
   private static final long FLUSHES = 3000;
 
-  /** Wraps a policy and checks each snapshot it is given and each plan it returns. */
-  private static class Checked implements MergePolicy {
-    private final MergePolicy policy;
-    private final int bound;
-    private final String where;
-    long decisions;
-
-    Checked(MergePolicy policy, int bound, String where) {
-      this.policy = policy;
-      this.bound = bound;
-      this.where = where;
-    }
-
-    @Override
-    public String name() {
-      return policy.name();
-    }
-
-    @Override
-    public OptionValues options() {
-      return policy.options();
-    }
-
-    @Override
-    public int maxComponents() {
-      return policy.maxComponents();
-    }
-
-    @Override
-    public MergePlan plan(StackSnapshot s) {
+  /**
+   * Checks each decision: the stack the policy saw partitions flushes 1..t into contiguous runs
+   * (stability), entered with at most k + 1 components, and the plan is in range and leaves at
+   * most k. Counts the decisions in {@code count[0]}.
+   */
+  private static DecisionObserver checks(int bound, String where, long[] count) {
+    return (s, p) -> {
       String at = where + " at flush " + s.flushCount();
-      // Stability: the components partition flushes 1..t into runs contiguous in time.
       assertEquals(1, s.get(0).firstFlush(), at);
       for (int i = 1; i < s.size(); i++) {
         assertEquals(s.get(i - 1).lastFlush() + 1, s.get(i).firstFlush(), at + ": gap or overlap at " + i);
       }
       assertEquals(s.flushCount(), s.get(s.size() - 1).lastFlush(), at);
       assertTrue(s.size() <= bound + 1, at + ": stack entered the decision with " + s.size());
-      MergePlan p = policy.plan(s);
       if (!p.isNone()) {
         assertTrue(p.from() >= 0 && p.to() < s.size() && p.width() >= 2, at + ": bad plan " + p);
       }
       assertTrue(p.sizeAfter(s.size()) <= bound, at + ": " + p + " leaves " + p.sizeAfter(s.size()) + " > k=" + bound);
-      decisions++;
-      return p;
-    }
+      count[0]++;
+    };
   }
 
   private static List<Supplier<FlushStream>> streams(long seed) {
@@ -95,9 +69,11 @@ class PolicyPropertiesTest {
           tests.add(DynamicTest.dynamicTest(name + " k=" + k + " " + stream.get().describe(), () -> {
             MergePolicy policy = MergePolicies.create(name, Map.of("max-components", Integer.toString(k)));
             FlushStream s = stream.get();
-            Checked checked = new Checked(policy, k, name + " k=" + k + " [" + s.describe() + "]");
-            SimulationResult r = new Simulator(checked, s, Accounting.MODEL, 1, null).run(FLUSHES);
-            assertEquals(FLUSHES, checked.decisions);
+            long[] decisions = {0};
+            SimulationResult r = new Simulator(policy, s, Accounting.MODEL, 1, null)
+                .observe(checks(k, name + " k=" + k + " [" + s.describe() + "]", decisions))
+                .run(FLUSHES);
+            assertEquals(FLUSHES, decisions[0]);
             assertTrue(r.maxComponents() <= k);
             for (SeriesPoint p : r.series()) {
               assertTrue(p.writeAmplification() >= 1.0, name + " write-amp < 1 at " + p);
@@ -114,8 +90,9 @@ class PolicyPropertiesTest {
     for (int trigger : new int[] {2, 4, 8}) {
       MergePolicy policy = MergePolicies.create("size-tiered", Map.of("compaction-trigger", Integer.toString(trigger)));
       assertEquals(trigger, policy.maxComponents());
-      Checked checked = new Checked(policy, trigger, "size-tiered trigger=" + trigger);
-      SimulationResult r = new Simulator(checked, new RandomFlushes(1, 100, trigger), Accounting.MODEL, 100, null).run(FLUSHES);
+      SimulationResult r = new Simulator(policy, new RandomFlushes(1, 100, trigger), Accounting.MODEL, 100, null)
+          .observe(checks(trigger, "size-tiered trigger=" + trigger, new long[1]))
+          .run(FLUSHES);
       assertTrue(r.maxComponents() <= trigger);
     }
   }
@@ -125,20 +102,17 @@ class PolicyPropertiesTest {
     for (int k : KS) {
       for (String name : List.of("minlatency", "binomial")) {
         MergePolicy policy = MergePolicies.create(name, Map.of("max-components", Integer.toString(k)));
-        MergePolicy compared = new Checked(policy, k, name) {
-          @Override
-          public MergePlan plan(StackSnapshot s) {
-            MergePlan actual = super.plan(s);
-            long t = s.flushCount();
-            int keep = name.equals("minlatency") ? PaperRecurrence.minLatencyKeep(k, t) : PaperRecurrence.binomialKeep(k, t);
-            MergePlan expected = keep < s.size() ? MergePlan.merge(keep - 1, s.size() - 1) : MergePlan.none();
-            assertEquals(expected, actual, name + " k=" + k + " t=" + t);
-            // On the policy's own stack the schedule is always realizable: it leaves exactly keep.
-            assertEquals(keep, actual.sizeAfter(s.size()), name + " k=" + k + " t=" + t);
-            return actual;
-          }
+        DecisionObserver bounded = checks(k, name, new long[1]);
+        DecisionObserver compared = (s, actual) -> {
+          bounded.decided(s, actual);
+          long t = s.flushCount();
+          int keep = name.equals("minlatency") ? PaperRecurrence.minLatencyKeep(k, t) : PaperRecurrence.binomialKeep(k, t);
+          MergePlan expected = keep < s.size() ? MergePlan.merge(keep - 1, s.size() - 1) : MergePlan.none();
+          assertEquals(expected, actual, name + " k=" + k + " t=" + t);
+          // On the policy's own stack the schedule is always realizable: it leaves exactly keep.
+          assertEquals(keep, actual.sizeAfter(s.size()), name + " k=" + k + " t=" + t);
         };
-        new Simulator(compared, new RandomFlushes(1, 1000, k), Accounting.MODEL, 1000, null).run(2000);
+        new Simulator(policy, new RandomFlushes(1, 1000, k), Accounting.MODEL, 1000, null).observe(compared).run(2000);
       }
     }
   }

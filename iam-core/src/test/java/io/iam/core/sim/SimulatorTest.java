@@ -103,7 +103,27 @@ class SimulatorTest {
     assertEquals(100, r.series().get(0).flushes());
     assertEquals(1050, r.series().get(10).flushes());
     assertEquals(r.writeAmplification(), r.at(1050).writeAmplification(), 1e-12);
+    assertEquals(r.maxComponents(), r.at(1050).maxComponents());
+    for (int i = 1; i < r.series().size(); i++) {
+      SeriesPoint before = r.series().get(i - 1);
+      SeriesPoint now = r.series().get(i);
+      assertTrue(now.maxComponents() >= Math.max(before.maxComponents(), now.components()), now.toString());
+    }
     assertThrows(IllegalArgumentException.class, () -> r.at(150));
+  }
+
+  @Test
+  void theObserverSeesEveryDecisionBeforeItIsApplied() {
+    long[] seen = {0};
+    new Simulator(policy("minlatency", 3), new UniformFlushes(1), Accounting.MODEL, 9, null)
+        .observe((snapshot, plan) -> {
+          seen[0]++;
+          assertEquals(seen[0], snapshot.flushCount());
+          // the newest component is the flush just made, not yet merged
+          assertEquals(snapshot.flushCount(), snapshot.get(snapshot.size() - 1).firstFlush());
+        })
+        .run(9);
+    assertEquals(9, seen[0]);
   }
 
   @Test

@@ -1,0 +1,46 @@
+package io.iam.bench.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The {@code iam} command: entry point of the shaded jar and of the {@code ./iam} launcher. */
+@Command(
+    name = "iam",
+    mixinStandardHelpOptions = true,
+    versionProvider = IamVersion.class,
+    description = {
+      "IAM is an append/merge LSM storage module: bounded-depth stack merge policies, a cost-model"
+          + " simulator, an embeddable engine and adapters for Apache HBase and Apache AsterixDB.",
+      ""
+    },
+    subcommands = {SimulateCommand.class, PoliciesCommand.class, CommandLine.HelpCommand.class})
+public final class IamCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true");
+    System.exit(newCommandLine().execute(args));
+  }
+
+  /** The command line with IAM's error handling: user errors are one line on stderr, exit 2. */
+  public static CommandLine newCommandLine() {
+    CommandLine cl = new CommandLine(new IamCommand());
+    CliErrors errors = new CliErrors();
+    cl.setParameterExceptionHandler(errors);
+    cl.setExecutionExceptionHandler(errors);
+    return cl;
+  }
+
+  /** Without a subcommand: print the usage to stderr and fail as a usage error. */
+  @Override
+  public Integer call() {
+    CommandLine cl = spec.commandLine();
+    cl.getErr().println("iam: missing command (simulate or policies)");
+    cl.usage(cl.getErr());
+    return cl.getCommandSpec().exitCodeOnInvalidInput();
+  }
+}
