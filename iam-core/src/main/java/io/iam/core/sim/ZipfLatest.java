@@ -15,6 +15,8 @@ final class ZipfLatest {
   private final double zeta2;
   private long items;
   private double zetaN;
+  private long etaItems = -1;
+  private double eta;
 
   ZipfLatest(double theta) {
     if (!(theta > 0 && theta < 1)) {
@@ -53,7 +55,10 @@ final class ZipfLatest {
     if (uz < zeta2) {
       return 1;
     }
-    double eta = (1.0 - Math.pow(2.0 / items, 1.0 - theta)) / (1.0 - zeta2 / zetaN);
+    if (etaItems != items) { // η depends on n only: recompute once per population size
+      eta = (1.0 - Math.pow(2.0 / items, 1.0 - theta)) / (1.0 - zeta2 / zetaN);
+      etaItems = items;
+    }
     long r = (long) (items * Math.pow(eta * u - eta + 1.0, alpha));
     return Math.min(Math.max(r, 0), items - 1);
   }
