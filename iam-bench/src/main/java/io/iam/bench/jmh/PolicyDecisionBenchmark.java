@@ -67,7 +67,7 @@ public class PolicyDecisionBenchmark {
     List<io.iam.core.policy.Component> out = new ArrayList<>();
     for (io.iam.core.policy.Component c : s.components()) {
       out.add(new io.iam.core.policy.Component(c.id(), c.sizeBytes(), c.firstFlush() + offset,
-          c.lastFlush() + offset, c.sortedRuns(), c.merging()));
+          c.lastFlush() + offset, c.sortedRuns(), c.merging(), c.keyRange()));
     }
     return StackSnapshot.of(out, s.flushCount() + offset);
   }

@@ -10,9 +10,16 @@ package io.iam.core.policy;
  * @param lastFlush number of the newest flush whose data the component holds (≥ firstFlush)
  * @param sortedRuns how many sorted runs the component holds (1 for an ordinary SSTable)
  * @param merging whether a merge that reads this component is already running
+ * @param keyRange the keys the component holds, or {@link KeyRange#UNKNOWN}
  */
 public record Component(
-    long id, long sizeBytes, long firstFlush, long lastFlush, int sortedRuns, boolean merging) {
+    long id,
+    long sizeBytes,
+    long firstFlush,
+    long lastFlush,
+    int sortedRuns,
+    boolean merging,
+    KeyRange keyRange) {
 
   public Component {
     if (sizeBytes < 0) {
@@ -25,6 +32,14 @@ public record Component(
     if (sortedRuns < 1) {
       throw new IllegalArgumentException("a component holds at least one sorted run: " + sortedRuns);
     }
+    if (keyRange == null) {
+      throw new IllegalArgumentException("key range must not be null; use KeyRange.UNKNOWN");
+    }
+  }
+
+  /** A component whose key range is not tracked. */
+  public Component(long id, long sizeBytes, long firstFlush, long lastFlush, int sortedRuns, boolean merging) {
+    this(id, sizeBytes, firstFlush, lastFlush, sortedRuns, merging, KeyRange.UNKNOWN);
   }
 
   /** A freshly flushed component: one run, holding flush number {@code flush} only. */

@@ -147,6 +147,7 @@ public final class Simulator {
         length += stack[i].sizeBytes();
       }
     }
+    // The cost model tracks no key ranges: components keep KeyRange.UNKNOWN.
     Component out = new Component(stack[to].id(), length, stack[from].firstFlush(), stack[to].lastFlush(), 1, false);
     stack[from] = out;
     keys[from] = merged;
