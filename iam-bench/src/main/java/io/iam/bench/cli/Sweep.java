@@ -52,7 +52,7 @@ final class Sweep {
     long horizon = SweepPlan.horizon(SweepPlan.LONG_HORIZON, maxFlushes);
     long shortHorizon = SweepPlan.horizon(SweepPlan.SHORT_HORIZON, maxFlushes);
     List<Path> files = List.of(
-        SweepCsv.writeSweep(outDir.resolve(SWEEP_CSV), outcomes, flushSize),
+        SweepCsv.writeSweep(outDir.resolve(SWEEP_CSV), outcomes),
         SweepCsv.writeSeries(outDir.resolve(SERIES_CSV), outcomes),
         SweepCharts.waVsFlushes(outDir.resolve(WA_N24000_PNG), outcomes, horizon, stream),
         SweepCharts.waVsFlushes(outDir.resolve(WA_N2000_PNG), outcomes, shortHorizon, stream),

@@ -24,18 +24,17 @@ final class SweepCsv {
    * One row per run per checkpoint; every value is exact for the first {@code flushes} flushes of
    * the run.
    */
-  static Path writeSweep(Path file, List<SweepRunner.Outcome> outcomes, long flushSize) throws IOException {
+  static Path writeSweep(Path file, List<SweepRunner.Outcome> outcomes) throws IOException {
     try (PrintWriter out = open(file)) {
       out.println(SWEEP_HEADER);
       for (SweepRunner.Outcome o : outcomes) {
         SimulationResult r = o.result();
-        checkExact(r, flushSize);
         for (long c : SweepPlan.checkpoints(r.flushes())) {
           SeriesPoint p = r.at(c);
           out.println(String.join(",",
               o.run().policy(), k(o), Long.toString(c), Double.toString(p.writeAmplification()),
               Double.toString(p.averageComponents()), Integer.toString(p.maxComponents()),
-              Long.toString(p.merges()), Long.toString(bytesWritten(p, flushSize))));
+              Long.toString(p.merges()), Long.toString(p.bytesWritten())));
         }
       }
       checkWritten(out, file);
@@ -61,25 +60,6 @@ final class SweepCsv {
       checkWritten(out, file);
     }
     return file;
-  }
-
-  /**
-   * Bytes written after a series point's flushes, for uniform flushes of {@code flushSize}. Every
-   * component is a sum of whole flushes, so bytes written is {@code W × flushSize} for a whole
-   * number W, and the point's write amplification is W ÷ flushes rounded once; rounding W back
-   * from it is exact while W stays below 2^50 (far beyond any sweep).
-   */
-  static long bytesWritten(SeriesPoint p, long flushSize) {
-    return Math.round(p.writeAmplification() * p.flushes()) * flushSize;
-  }
-
-  /** Checks {@link #bytesWritten} against the exact total of the run's last point. */
-  private static void checkExact(SimulationResult r, long flushSize) {
-    SeriesPoint last = r.at(r.flushes());
-    if (bytesWritten(last, flushSize) != r.bytesWritten()) {
-      throw new IllegalStateException("bytesWritten of " + r.policy() + " " + r.options()
-          + " cannot be derived exactly from its series");
-    }
   }
 
   private static String k(SweepRunner.Outcome o) {

@@ -9,6 +9,8 @@ package io.iam.core.sim;
  * @param averageComponents mean component count over the steps so far
  * @param maxComponents largest component count after any step so far
  * @param merges merges so far
+ * @param bytesFlushed sum of the flush lengths so far
+ * @param bytesWritten bytes written by flushes and merges so far
  */
 public record SeriesPoint(
     long flushes,
@@ -16,4 +18,6 @@ public record SeriesPoint(
     int components,
     double averageComponents,
     int maxComponents,
-    long merges) {}
+    long merges,
+    long bytesFlushed,
+    long bytesWritten) {}

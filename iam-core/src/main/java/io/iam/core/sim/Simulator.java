@@ -93,7 +93,8 @@ public final class Simulator {
       maxComponents = Math.max(maxComponents, size);
       if (t % every == 0 || t == flushes) {
         series.add(new SeriesPoint(
-            t, (double) written / flushed, size, (double) componentSum / t, maxComponents, merges));
+            t, (double) written / flushed, size, (double) componentSum / t, maxComponents, merges,
+            flushed, written));
       }
       if (t % PROGRESS_STEP == 0 || t == flushes) {
         progress.accept(t - reported);

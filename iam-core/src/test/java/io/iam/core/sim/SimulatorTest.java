@@ -104,6 +104,8 @@ class SimulatorTest {
     assertEquals(1050, r.series().get(10).flushes());
     assertEquals(r.writeAmplification(), r.at(1050).writeAmplification(), 1e-12);
     assertEquals(r.maxComponents(), r.at(1050).maxComponents());
+    assertEquals(r.bytesWritten(), r.at(1050).bytesWritten());
+    assertEquals(1000 * 10, r.at(1000).bytesFlushed());
     for (int i = 1; i < r.series().size(); i++) {
       SeriesPoint before = r.series().get(i - 1);
       SeriesPoint now = r.series().get(i);
