@@ -1,0 +1,41 @@
+package io.iam.core.cache;
+
+import java.io.IOException;
+
+/**
+ * One bounded cache of decoded, checksum-verified blocks, shared by every table file of a store.
+ * Besides caching, it knows exactly how many blocks (and bytes) of each file are resident: the
+ * IAM-tree chooses between appending and merging from that number (the paper sampled it with
+ * mincore; we count it). Thread-safe.
+ */
+public interface BlockCache {
+
+  /** Reads a block from disk, verifying it; called on a miss. */
+  @FunctionalInterface
+  interface Loader {
+    byte[] load() throws IOException;
+  }
+
+  /**
+   * The block of file {@code fileNumber} at {@code offset}: from the cache, or loaded with {@code
+   * loader} and inserted (a block larger than the whole cache is returned without being kept).
+   */
+  byte[] get(long fileNumber, long offset, Loader loader) throws IOException;
+
+  /** Drops every block of a file (called when the file is deleted or rewritten). */
+  void evictFile(long fileNumber);
+
+  /** Blocks of the file now in the cache. */
+  long residentBlocks(long fileNumber);
+
+  /** Bytes of the file now in the cache. */
+  long residentBytes(long fileNumber);
+
+  long capacityBytes();
+
+  long usedBytes();
+
+  long hits();
+
+  long misses();
+}

@@ -1,0 +1,144 @@
+package io.iam.core.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
+
+/**
+ * Wraps a file system and fails the operations a rule picks, like Pebble's {@code errorfs} and
+ * RocksDB's {@code FaultInjectionTestFS}. The rule sees the operation and the path; a failed
+ * operation throws {@link InjectedFault} (an {@link IOException}) and has no effect. Thread-safe;
+ * the rule can be changed while a store runs.
+ */
+public final class FaultInjectingFs implements Fs {
+
+  /** The operations a rule can fail. */
+  public enum Op {
+    OPEN, WRITE, SYNC, TRUNCATE, RENAME, DELETE, SYNC_DIRECTORY
+  }
+
+  /** The exception an injected fault throws. */
+  public static final class InjectedFault extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    InjectedFault(Op op, Path path) {
+      super("injected fault: " + op + " " + path);
+    }
+  }
+
+  private final Fs delegate;
+  private volatile BiPredicate<Op, Path> rule = (op, path) -> false;
+  private final AtomicLong injected = new AtomicLong();
+
+  public FaultInjectingFs(Fs delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Fails every operation for which {@code rule} is true, from now on. */
+  public void failWhen(BiPredicate<Op, Path> rule) {
+    this.rule = rule;
+  }
+
+  /** Stops failing anything. */
+  public void heal() {
+    this.rule = (op, path) -> false;
+  }
+
+  /** How many faults were injected so far. */
+  public long injected() {
+    return injected.get();
+  }
+
+  private void check(Op op, Path path) throws InjectedFault {
+    if (rule.test(op, path)) {
+      injected.incrementAndGet();
+      throw new InjectedFault(op, path);
+    }
+  }
+
+  @Override
+  public FsFile open(Path path, Mode mode) throws IOException {
+    check(Op.OPEN, path);
+    FsFile f = delegate.open(path, mode);
+    return new FsFile() {
+      @Override
+      public void readFully(long position, ByteBuffer dst) throws IOException {
+        f.readFully(position, dst);
+      }
+
+      @Override
+      public void write(long position, ByteBuffer src) throws IOException {
+        check(Op.WRITE, path);
+        f.write(position, src);
+      }
+
+      @Override
+      public long size() throws IOException {
+        return f.size();
+      }
+
+      @Override
+      public void sync() throws IOException {
+        check(Op.SYNC, path);
+        f.sync();
+      }
+
+      @Override
+      public void truncate(long size) throws IOException {
+        check(Op.TRUNCATE, path);
+        f.truncate(size);
+      }
+
+      @Override
+      public void close() throws IOException {
+        f.close();
+      }
+    };
+  }
+
+  @Override
+  public void rename(Path from, Path to) throws IOException {
+    check(Op.RENAME, from);
+    delegate.rename(from, to);
+  }
+
+  @Override
+  public void delete(Path path) throws IOException {
+    check(Op.DELETE, path);
+    delegate.delete(path);
+  }
+
+  @Override
+  public boolean exists(Path path) {
+    return delegate.exists(path);
+  }
+
+  @Override
+  public List<Path> list(Path dir) throws IOException {
+    return delegate.list(dir);
+  }
+
+  @Override
+  public void createDirectories(Path dir) throws IOException {
+    delegate.createDirectories(dir);
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    check(Op.SYNC_DIRECTORY, dir);
+    delegate.syncDirectory(dir);
+  }
+
+  @Override
+  public FsLock lock(Path lockFile) throws IOException {
+    return delegate.lock(lockFile);
+  }
+
+  @Override
+  public long usableSpace(Path path) throws IOException {
+    return delegate.usableSpace(path);
+  }
+}
