@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
           + " simulator, an embeddable engine and adapters for Apache HBase and Apache AsterixDB.",
       ""
     },
-    subcommands = {SimulateCommand.class, PoliciesCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {SimulateCommand.class, PoliciesCommand.class, io.iam.bench.load.LoadCommand.class, CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;

@@ -116,6 +116,34 @@ public abstract class OptionType<T extends Comparable<T>> {
         }
       };
 
+  /**
+   * One constant of an enum, written in lower case with dashes ({@code TOLERATE_CORRUPTED_TAIL}
+   * is {@code tolerate-corrupted-tail}); reading ignores case and accepts underscores.
+   */
+  public static <E extends Enum<E>> OptionType<E> enumOf(Class<E> type) {
+    return new OptionType<>(type.getSimpleName()) {
+      @Override
+      public E parse(String text) {
+        String wanted = text.trim().replace('-', '_');
+        for (E e : type.getEnumConstants()) {
+          if (e.name().equalsIgnoreCase(wanted)) {
+            return e;
+          }
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+          allowed.append(allowed.length() == 0 ? "" : ", ").append(format(e));
+        }
+        throw new IllegalArgumentException("expected one of " + allowed);
+      }
+
+      @Override
+      public String format(E value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+      }
+    };
+  }
+
   @Override
   public String toString() {
     return name;

@@ -1,0 +1,26 @@
+package io.iam.bench.load;
+
+import java.util.Locale;
+
+/** The order in which a load inserts keys. */
+public enum KeyOrder {
+  /** YCSB's default: record numbers hashed with FNV-1a 64, so keys arrive in random order. */
+  HASH,
+  /** Record numbers zero-padded, so keys arrive sorted. */
+  SEQUENTIAL;
+
+  /** How the command line writes it: {@code hash}, {@code sequential}. */
+  public String cliName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Reads {@code hash} or {@code sequential} (any case). */
+  public static KeyOrder parse(String text) {
+    for (KeyOrder o : values()) {
+      if (o.cliName().equals(text.trim().toLowerCase(Locale.ROOT))) {
+        return o;
+      }
+    }
+    throw new IllegalArgumentException("'" + text + "' is not one of: hash, sequential");
+  }
+}

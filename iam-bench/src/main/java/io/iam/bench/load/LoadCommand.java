@@ -1,0 +1,263 @@
+package io.iam.bench.load;
+
+import io.iam.core.option.OptionType;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code iam load}: a YCSB-style load on a store, optionally the same load on a peer ({@code --vs
+ * rocksdb}) afterwards in the same invocation.
+ */
+@Command(
+    name = "load",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Loads a store with YCSB-style records (keys 'user' + FNV-hashed record number, incompressible"
+          + " values) from one thread, waits for its background compactions, and reports throughput,"
+          + " put latency, write amplification per level (flushes + compactions over user bytes, WAL"
+          + " excluded) and disk size.",
+      "With --vs, runs the same load with the same budgets on a second store afterwards and prints"
+          + " the ratios (--tree / --vs).",
+      ""
+    })
+public final class LoadCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--tree", paramLabel = "NAME", required = true, completionCandidates = TreeNames.class,
+      description = "Store to load: ${COMPLETION-CANDIDATES}.")
+  String tree;
+
+  @Option(names = "--records", paramLabel = "N", defaultValue = "1000000",
+      description = "Records to insert. Default: ${DEFAULT-VALUE}.")
+  long records;
+
+  @Option(names = "--value-size", paramLabel = "SIZE", defaultValue = "1KiB", converter = Size.class,
+      description = "Bytes per value, e.g. 100, 1KiB. Default: ${DEFAULT-VALUE}.")
+  long valueSize;
+
+  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "64MiB", converter = Size.class,
+      description = "Memtable capacity (RocksDB: write_buffer_size, 2 memtables). Default: ${DEFAULT-VALUE}.")
+  long memtable;
+
+  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "256MiB", converter = Size.class,
+      description = "Block cache capacity, index and filter blocks included. Default: ${DEFAULT-VALUE}.")
+  long cache;
+
+  @Option(names = "--file-size", paramLabel = "SIZE", converter = Size.class,
+      description = "Target size of compaction output files. Default: the memtable size.")
+  Long fileSize;
+
+  @Option(names = "--level-base", paramLabel = "SIZE", converter = Size.class,
+      description = "Capacity of level 1 (max_bytes_for_level_base); each deeper level is 10 times the"
+          + " one above. Default: 5 x the memtable size, as in the IAM paper's leveled setup.")
+  Long levelBase;
+
+  @Option(names = "--bloom-bits", paramLabel = "N", defaultValue = "14",
+      description = "Bloom filter bits per key. Default: ${DEFAULT-VALUE}.")
+  int bloomBits;
+
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+      description = "Background threads for flushes and compactions (RocksDB: max_background_jobs;"
+          + " 1 gives one flush and one compaction thread). Default: ${DEFAULT-VALUE}.")
+  int threads;
+
+  @Option(names = "--order", paramLabel = "ORDER", defaultValue = "hash", converter = Order.class,
+      description = "Key insert order: hash (YCSB's hashed inserts) or sequential (keys arrive sorted)."
+          + " Default: ${DEFAULT-VALUE}.")
+  KeyOrder order;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+      description = "Seed of the values. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--sync",
+      description = "Sync the write-ahead log on every put. Default: WAL on, not synced.")
+  boolean sync;
+
+  @Option(names = "--settle-timeout", paramLabel = "SECONDS", defaultValue = "600",
+      description = "How long to wait for background compactions after the load. Default: ${DEFAULT-VALUE}.")
+  long settleTimeoutSeconds;
+
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "Directory for the stores' data (one subdirectory per store), kept afterwards."
+          + " Default: a new temporary directory, deleted afterwards unless --keep.")
+  Path dir;
+
+  @Option(names = "--keep", description = "Keep the temporary data directory.")
+  boolean keep;
+
+  @Option(names = "--vs", paramLabel = "NAME", completionCandidates = TreeNames.class,
+      description = "Afterwards run the same load on this store (${COMPLETION-CANDIDATES}) and print"
+          + " the ratios. Default: none.")
+  String vs;
+
+  @Option(names = "--json",
+      description = "Also print all results as one JSON object on the last line of stdout.")
+  boolean json;
+
+  @Option(names = "--no-progress", description = "Do not draw the progress bar (on stderr).")
+  boolean noProgress;
+
+  @Override
+  public Integer call() throws IOException {
+    LoadTarget.Factory ours = target(tree);
+    LoadTarget.Factory peer = vs == null ? null : target(vs);
+    LoadConfig config = config();
+    if (records < 1) {
+      throw usage("--records " + records + " is out of range: allowed 1 or more");
+    }
+    if (valueSize < 1 || valueSize > Integer.MAX_VALUE - 16) {
+      throw usage("--value-size " + valueSize + " is out of range: allowed 1 B to 2 GiB");
+    }
+
+    boolean temporary = dir == null;
+    Path base = temporary ? Files.createTempDirectory("iam-load-") : dir;
+    Path oursDir = base.resolve(tree);
+    Path peerDir = vs == null ? null : base.resolve("vs-" + vs);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      if (!temporary) {
+        prepare(oursDir);
+        if (peerDir != null) {
+          prepare(peerDir);
+        }
+      }
+      Files.createDirectories(oursDir);
+      LoadResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), !noProgress);
+      LoadReport.print(out, ourResult);
+      out.flush();
+      LoadResult peerResult = null;
+      if (peer != null) {
+        Files.createDirectories(peerDir);
+        peerResult = LoadRunner.run(peer, peerDir, config.withTree(vs), workload(), !noProgress);
+        LoadReport.print(out, peerResult);
+        LoadReport.printRatios(out, ourResult, peerResult, LoadReport.Ratios.of(ourResult, peerResult));
+      }
+      if (json) {
+        out.println(LoadJson.of(ourResult, peerResult));
+      }
+      out.flush();
+      return 0;
+    } finally {
+      if (temporary && !keep) {
+        deleteTree(base);
+      } else if (temporary) {
+        err.println("iam load: data kept in " + base);
+        err.flush();
+      }
+    }
+  }
+
+  private LoadWorkload workload() {
+    return new LoadWorkload(records, (int) valueSize, order, seed);
+  }
+
+  private LoadConfig config() {
+    if (memtable < 1) {
+      throw usage("--memtable must be at least 1 byte");
+    }
+    if (threads < 1) {
+      throw usage("--threads " + threads + " is out of range: allowed 1 or more");
+    }
+    if (bloomBits < 1) {
+      throw usage("--bloom-bits " + bloomBits + " is out of range: allowed 1 or more");
+    }
+    if (settleTimeoutSeconds < 1) {
+      throw usage("--settle-timeout " + settleTimeoutSeconds + " is out of range: allowed 1 or more");
+    }
+    long files = fileSize == null ? memtable : fileSize;
+    long base = levelBase == null ? LoadConfig.DEFAULT_LEVEL_BASE_MEMTABLES * memtable : levelBase;
+    if (files < 1) {
+      throw usage("--file-size must be at least 1 byte");
+    }
+    if (base < 1) {
+      throw usage("--level-base must be at least 1 byte");
+    }
+    return new LoadConfig(tree, memtable, cache, bloomBits, files, base,
+        LoadConfig.DEFAULT_LEVEL_SIZE_MULTIPLIER, LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, threads, sync,
+        Duration.ofSeconds(settleTimeoutSeconds));
+  }
+
+  private LoadTarget.Factory target(String name) {
+    return LoadTargets.find(name).orElseThrow(() -> usage(LoadTargets.unknown(name)));
+  }
+
+  /** A store's directory under --dir must be new or empty: loading into old data skews every figure. */
+  private void prepare(Path storeDir) throws IOException {
+    if (Files.exists(storeDir)) {
+      if (!Files.isDirectory(storeDir)) {
+        throw usage("--dir: " + storeDir + " exists and is not a directory");
+      }
+      try (Stream<Path> entries = Files.list(storeDir)) {
+        if (entries.findAny().isPresent()) {
+          throw usage("--dir: " + storeDir + " is not empty; give a new directory");
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The registered store names, for {@code ${COMPLETION-CANDIDATES}}. */
+  static final class TreeNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return LoadTargets.names().iterator();
+    }
+  }
+
+  /** A byte size: {@code 4096}, {@code 64KiB}, {@code 4MiB}. */
+  static final class Size implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      try {
+        return OptionType.SIZE.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException("'" + value + "': " + e.getMessage());
+      }
+    }
+  }
+
+  /** {@code hash} or {@code sequential}. */
+  static final class Order implements ITypeConverter<KeyOrder> {
+    @Override
+    public KeyOrder convert(String value) {
+      try {
+        return KeyOrder.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}

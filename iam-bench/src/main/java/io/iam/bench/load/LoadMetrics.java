@@ -1,0 +1,38 @@
+package io.iam.bench.load;
+
+import java.util.List;
+
+/**
+ * What a store did during a load, after {@link LoadTarget#settle()}.
+ *
+ * <p>Write amplification follows the IAM paper: bytes written by flushes and compactions divided
+ * by the bytes the user put (keys plus values). The write-ahead log is not counted.
+ *
+ * @param userBytes key plus value bytes put
+ * @param flushBytes bytes written by memtable flushes
+ * @param compactionBytesWritten bytes written by compactions (merges)
+ * @param diskBytes size of the live table files
+ * @param levels the store's levels that hold files or were written to, top (0) first
+ */
+public record LoadMetrics(
+    long userBytes, long flushBytes, long compactionBytesWritten, long diskBytes, List<LevelMetrics> levels) {
+
+  public LoadMetrics {
+    levels = List.copyOf(levels);
+  }
+
+  /** Flush plus compaction bytes written. */
+  public long bytesWritten() {
+    return flushBytes + compactionBytesWritten;
+  }
+
+  /** {@code (flushBytes + compactionBytesWritten) / userBytes}; 0 before anything was put. */
+  public double writeAmplification() {
+    return userBytes == 0 ? 0 : (double) bytesWritten() / userBytes;
+  }
+
+  /** Live table files over all levels. */
+  public int files() {
+    return levels.stream().mapToInt(LevelMetrics::files).sum();
+  }
+}

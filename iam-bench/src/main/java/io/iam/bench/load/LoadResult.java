@@ -1,0 +1,56 @@
+package io.iam.bench.load;
+
+/**
+ * One load on one store.
+ *
+ * @param config the store's setup; {@link LoadConfig#tree()} names the store
+ * @param records records put
+ * @param valueSize bytes per value
+ * @param order key order
+ * @param seed seed of the values
+ * @param loadNanos wall time of the puts
+ * @param settleNanos wall time of {@link LoadTarget#settle()} after the puts
+ * @param latency put latency
+ * @param metrics what the store reported after settling
+ */
+public record LoadResult(
+    LoadConfig config,
+    long records,
+    int valueSize,
+    KeyOrder order,
+    long seed,
+    long loadNanos,
+    long settleNanos,
+    Latency latency,
+    LoadMetrics metrics) {
+
+  private static final double MIB = 1024.0 * 1024;
+
+  public String tree() {
+    return config.tree();
+  }
+
+  /** Puts per second during the load phase (as YCSB reports a load; settling not included). */
+  public double opsPerSecond() {
+    return records / seconds(loadNanos);
+  }
+
+  /** User bytes (keys plus values) per second during the load phase, in MiB. */
+  public double mibPerSecond() {
+    return metrics.userBytes() / MIB / seconds(loadNanos);
+  }
+
+  /** Load plus settle. */
+  public long elapsedMillis() {
+    return (loadNanos + settleNanos) / 1_000_000;
+  }
+
+  /** Average key length in bytes. */
+  public double averageKeyBytes() {
+    return (double) (metrics.userBytes() - records * valueSize) / records;
+  }
+
+  private static double seconds(long nanos) {
+    return Math.max(nanos, 1) / 1e9;
+  }
+}

@@ -1,0 +1,60 @@
+package io.iam.bench.load;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The stores {@code iam load} can run, by name. {@code --tree NAME} and {@code --vs NAME} both
+ * look names up here.
+ *
+ * <p>Adding a store is one line in the static block below: {@code register("name",
+ * SomeTarget::open);} with a {@link LoadTarget.Factory}. One factory may be registered under
+ * several names; it sees the name in {@link LoadConfig#tree()}.
+ */
+public final class LoadTargets {
+
+  private static final Map<String, LoadTarget.Factory> TARGETS = new LinkedHashMap<>();
+
+  static {
+    register(RocksDbTarget.NAME, RocksDbTarget::open);
+  }
+
+  private LoadTargets() {}
+
+  private static void register(String name, LoadTarget.Factory factory) {
+    if (TARGETS.putIfAbsent(name, factory) != null) {
+      throw new IllegalStateException("load target '" + name + "' registered twice");
+    }
+  }
+
+  /** The registered names, in registration order. */
+  public static Set<String> names() {
+    return Collections.unmodifiableSet(TARGETS.keySet());
+  }
+
+  /** The factory registered under {@code name}, if any. */
+  public static Optional<LoadTarget.Factory> find(String name) {
+    return Optional.ofNullable(TARGETS.get(name));
+  }
+
+  /**
+   * Opens the store registered under {@code config.tree()} in {@code dir}.
+   *
+   * @throws IllegalArgumentException if no store has that name; the message lists the names
+   */
+  public static LoadTarget open(Path dir, LoadConfig config) throws IOException {
+    return find(config.tree())
+        .orElseThrow(() -> new IllegalArgumentException(unknown(config.tree())))
+        .open(dir, config);
+  }
+
+  /** "unknown tree 'x'; available trees: a, b". */
+  public static String unknown(String name) {
+    return "unknown tree '" + name + "'; available trees: " + String.join(", ", names());
+  }
+}

@@ -1,0 +1,111 @@
+package io.iam.bench.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RocksDbTargetTest {
+
+  private static final int RECORDS = 20_000;
+  private static final long MEMTABLE = 1 << 20;
+
+  /** Puts every record of a workload, settles, returns the metrics; checks userBytes on the way. */
+  private static LoadMetrics load(Path dir, KeyOrder order) throws IOException {
+    LoadConfig config = LoadConfig.defaults(RocksDbTarget.NAME, MEMTABLE, 8 << 20);
+    LoadWorkload w = new LoadWorkload(RECORDS, 1024, order, 42);
+    long userBytes = 0;
+    try (LoadTarget db = RocksDbTarget.open(dir, config)) {
+      for (long n = 0; n < RECORDS; n++) {
+        byte[] key = w.key(n);
+        byte[] value = w.nextValue();
+        db.put(key, value);
+        userBytes += key.length + value.length;
+      }
+      db.settle();
+      LoadMetrics m = db.metrics();
+      assertEquals(userBytes, m.userBytes());
+      return m;
+    }
+  }
+
+  @Test
+  void hashedLoadIsCompactedIntoLevelsWithinTheirTargets(@TempDir Path dir) throws IOException {
+    LoadMetrics m = load(dir, KeyOrder.HASH);
+
+    // Every record is flushed once (table files add a little per record), then merged further down.
+    assertTrue(m.flushBytes() >= m.userBytes(), m.toString());
+    assertTrue(m.flushBytes() < m.userBytes() * 1.1, m.toString());
+    assertTrue(m.compactionBytesWritten() > 0, m.toString());
+    assertTrue(m.writeAmplification() > 1, m.toString());
+    assertEquals((double) m.bytesWritten() / m.userBytes(), m.writeAmplification(), 1e-12);
+
+    // Distinct keys, no compression: everything put is still on disk, in the levels listed.
+    assertTrue(m.diskBytes() >= m.userBytes(), m.toString());
+    assertEquals(m.diskBytes(), m.levels().stream().mapToLong(LevelMetrics::bytes).sum());
+    assertEquals(m.files(), sstFiles(dir));
+    assertTrue(m.levels().size() >= 2, m.toString());
+
+    // Settled: level 0 below its trigger, level 1 within its 5-memtable target.
+    LevelMetrics l0 = m.levels().get(0);
+    assertEquals(0, l0.level());
+    assertTrue(l0.files() < LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, m.toString());
+    m.levels().stream().filter(l -> l.level() == 1)
+        .forEach(l1 -> assertTrue(l1.bytes() <= 5 * MEMTABLE, m.toString()));
+
+    // Per-level bytes written (rocksdb.cfstats, GiB with six decimals) add up to the tickers' total.
+    long levelsWritten = m.levels().stream().mapToLong(LevelMetrics::bytesWritten).sum();
+    assertEquals(m.bytesWritten(), levelsWritten, 8 * 1024 * m.levels().size(), m.toString());
+    assertEquals(m.flushBytes(), l0.bytesWritten(), 8 * 1024, m.toString());
+    double levelsAmp = m.levels().stream().mapToDouble(LevelMetrics::writeAmplification).sum();
+    assertEquals(m.writeAmplification(), levelsAmp, 0.01);
+    for (LevelMetrics l : m.levels()) {
+      assertEquals((double) l.bytesWritten() / m.userBytes(), l.writeAmplification(), 1e-12);
+    }
+  }
+
+  @Test
+  void sequentialKeysAreMovedRatherThanMerged(@TempDir Path hashed, @TempDir Path sequential)
+      throws IOException {
+    LoadMetrics random = load(hashed, KeyOrder.HASH);
+    LoadMetrics sorted = load(sequential, KeyOrder.SEQUENTIAL);
+
+    // Sorted runs do not overlap, so RocksDB moves files down instead of rewriting them.
+    assertTrue(sorted.compactionBytesWritten() < random.compactionBytesWritten() / 2,
+        "sequential " + sorted + " vs hashed " + random);
+    assertTrue(sorted.writeAmplification() >= 1, sorted.toString());
+  }
+
+  @Test
+  void writtenBytesReadTheCfstatsMap() {
+    Map<String, String> stats = Map.of("compaction.L0.WriteGB", "0.019802", "compaction.L2.WriteGB", "1.000000");
+
+    assertEquals(21_262_236, RocksDbTarget.writtenBytes(stats, 0));
+    assertEquals(1L << 30, RocksDbTarget.writtenBytes(stats, 2));
+    assertEquals(0, RocksDbTarget.writtenBytes(stats, 1));
+  }
+
+  @Test
+  void openingAnExistingDatabaseFails(@TempDir Path dir) throws IOException {
+    LoadConfig config = LoadConfig.defaults(RocksDbTarget.NAME, MEMTABLE, 1 << 20);
+    try (LoadTarget db = RocksDbTarget.open(dir, config)) {
+      db.put(new byte[] {1}, new byte[] {2});
+    }
+
+    IOException e = assertThrows(IOException.class, () -> RocksDbTarget.open(dir, config).close());
+    assertTrue(e.getMessage().startsWith("rocksdb: open " + dir + " failed"), e.getMessage());
+  }
+
+  private static long sstFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
+    }
+  }
+}

@@ -1,0 +1,1026 @@
+package io.iam.core.engine;
+
+import com.google.common.util.concurrent.RateLimiter;
+import io.iam.core.cache.BlockCache;
+import io.iam.core.cache.LruBlockCache;
+import io.iam.core.fs.Fs;
+import io.iam.core.fs.FsFile;
+import io.iam.core.fs.FsLock;
+import io.iam.core.fs.LocalFs;
+import io.iam.core.key.BytewiseComparator;
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.key.KeyComparator;
+import io.iam.core.key.ValueType;
+import io.iam.core.memtable.Lookup;
+import io.iam.core.memtable.MemTable;
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.CompactionPick;
+import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.LeveledPicker;
+import io.iam.core.tree.StoreFiles;
+import io.iam.core.tree.Version;
+import io.iam.core.tree.VersionEdit;
+import io.iam.core.tree.VersionSet;
+import io.iam.core.wal.LogReader;
+import io.iam.core.wal.LogWriter;
+import io.iam.core.wal.RecoveryMode;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An embedded, durable, ordered key-value store over byte[] keys: a write-ahead log, concurrent
+ * memtables flushed in the background, MSTable files, a manifest of versions, a shared block
+ * cache, and background compaction. Thread-safe for any number of readers and writers.
+ *
+ * <p>Writers queue; the writer at the head of the queue appends the whole group to the log (one
+ * fsync for every synced writer in the group), applies it to the memtable and wakes the others
+ * (group commit, as in LevelDB). A full memtable becomes immutable and a background thread
+ * flushes it to level 0. Writers slow down, then stall (never fail) while flushes or level-0
+ * compactions fall behind; the time is counted in {@link Statistics}.
+ *
+ * <p>Lock order: {@code mutex} guards the writer queue, the memtables, the snapshot list and the
+ * compaction bookkeeping; table and log I/O happen outside it, except the manifest, which {@link
+ * VersionSet} serializes itself.
+ */
+public final class IamStore implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(IamStore.class.getName());
+
+  private final Fs fs;
+  private final Path dir;
+  private final OptionValues options;
+  private final InternalKeyComparator cmp;
+  private final FsLock lock;
+  private final VersionSet versions;
+  private final BlockCache blockCache;
+  private final TableCache tables;
+  private final LeveledPicker picker;
+  private final Statistics stats;
+  private final ExecutorService background;
+  private final RateLimiter rateLimiter;
+  private final long memtableSize;
+  private final int maxKey;
+  private final int maxValue;
+
+  private final ReentrantLock mutex = new ReentrantLock();
+  private final Condition backgroundDone = mutex.newCondition();
+  private final Deque<Writer> writers = new ArrayDeque<>();
+  private final TreeMap<Long, Integer> snapshots = new TreeMap<>();
+  private final Set<Long> busyFiles = new HashSet<>();
+  private final Set<Long> pendingOutputs = new HashSet<>();
+  private final byte[][] cursors;
+  private final AtomicInteger openIterators = new AtomicInteger();
+
+  private MemTable mem;
+  private long memLogNumber;
+  private final Deque<Immutable> imms = new ArrayDeque<>();
+  private FsFile walFile;
+  private LogWriter wal;
+  private boolean flushScheduled;
+  private int compactionsRunning;
+  private IOException writeError;
+  private long retryNanos;
+  private volatile boolean closing;
+
+  /** A full memtable waiting for its flush, and the log that holds its writes. */
+  private record Immutable(MemTable table, long logNumber) {}
+
+  /** A queued write. */
+  private static final class Writer {
+    final WriteBatch batch;
+    final boolean sync;
+    final Condition cv;
+    boolean done;
+    IOException error;
+
+    Writer(WriteBatch batch, boolean sync, Condition cv) {
+      this.batch = batch;
+      this.sync = sync;
+      this.cv = cv;
+    }
+  }
+
+  private IamStore(Fs fs, Path dir, OptionValues options, KeyComparator comparator, FsLock lock, VersionSet versions,
+      InternalKeyComparator cmp) {
+    this.fs = fs;
+    this.dir = dir;
+    this.options = options;
+    this.cmp = cmp;
+    this.lock = lock;
+    this.versions = versions;
+    int levels = options.get(StoreOptions.MAX_LEVELS);
+    this.stats = new Statistics(levels);
+    this.blockCache = new LruBlockCache(options.get(StoreOptions.BLOCK_CACHE_SIZE));
+    this.tables = new TableCache(fs, dir, blockCache, options, cmp, stats);
+    this.picker = new LeveledPicker(cmp, new LeveledPicker.Config(
+        options.get(StoreOptions.L0_COMPACTION_TRIGGER), options.get(StoreOptions.LEVEL_BASE_SIZE),
+        options.get(StoreOptions.LEVEL_SIZE_RATIO)));
+    long rate = options.get(StoreOptions.COMPACTION_RATE_LIMIT);
+    this.rateLimiter = rate == 0 ? null : RateLimiter.create(rate);
+    this.memtableSize = options.get(StoreOptions.MEMTABLE_SIZE);
+    this.maxKey = options.get(StoreOptions.MAX_KEY_SIZE);
+    this.maxValue = options.get(StoreOptions.MAX_VALUE_SIZE);
+    this.cursors = new byte[levels][];
+    AtomicInteger threadId = new AtomicInteger();
+    this.background = Executors.newFixedThreadPool(options.get(StoreOptions.BACKGROUND_THREADS), r -> {
+      Thread t = new Thread(r, "iam-background-" + dir.getFileName() + "-" + threadId.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.mem = new MemTable(cmp);
+  }
+
+  /** Opens (or creates) a store with default options on the local file system. */
+  public static IamStore open(Path dir) throws IOException {
+    return open(dir, StoreOptions.defaults());
+  }
+
+  /** Opens (or creates) a store with validated options (see {@link StoreOptions#parse}). */
+  public static IamStore open(Path dir, OptionValues options) throws IOException {
+    return open(LocalFs.INSTANCE, dir, options, BytewiseComparator.INSTANCE);
+  }
+
+  /**
+   * Opens the store in {@code dir}, creating it if the directory is missing or empty, and
+   * recovering it otherwise: the manifest is replayed, then every log not yet flushed.
+   *
+   * @throws IOException if the directory holds something that is not a store (it is left
+   *     untouched), if another process has the store open, or if recovery finds damage the
+   *     {@code wal-recovery} mode does not allow (the message names the file and offset)
+   */
+  public static IamStore open(Fs fs, Path dir, OptionValues options, KeyComparator comparator) throws IOException {
+    if (options.table() != StoreOptions.TABLE) {
+      throw new IllegalArgumentException("options must come from StoreOptions.parse");
+    }
+    boolean exists = fs.exists(dir.resolve(StoreFiles.CURRENT));
+    if (!exists && fs.exists(dir) && !fs.list(dir).isEmpty()) {
+      throw new IOException(dir + " is not an IAM store (no CURRENT file) and is not empty; refusing to touch it");
+    }
+    fs.createDirectories(dir);
+    FsLock lock = fs.lock(dir.resolve(StoreFiles.LOCK));
+    IamStore store = null;
+    try {
+      InternalKeyComparator cmp = new InternalKeyComparator(comparator);
+      int levels = options.get(StoreOptions.MAX_LEVELS);
+      VersionSet versions = exists
+          ? VersionSet.recover(fs, dir, cmp, levels)
+          : VersionSet.create(fs, dir, cmp, levels);
+      for (Path p : fs.list(dir)) {
+        for (OptionalLong n : List.of(StoreFiles.tableNumber(p), StoreFiles.logNumber(p), StoreFiles.manifestNumber(p))) {
+          n.ifPresent(versions::markFileNumberUsed);
+        }
+      }
+      store = new IamStore(fs, dir, options, comparator, lock, versions, cmp);
+      store.recoverLogs();
+      store.deleteObsoleteFiles();
+      store.mutex.lock();
+      try {
+        store.maybeScheduleWork();
+      } finally {
+        store.mutex.unlock();
+      }
+      return store;
+    } catch (IOException | RuntimeException e) {
+      if (store != null) {
+        store.closeQuietly();
+      } else {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- recovery
+
+  /** Replays every log at or after the manifest's log number, flushes it, and starts a new log. */
+  private void recoverLogs() throws IOException {
+    RecoveryMode mode = options.get(StoreOptions.WAL_RECOVERY);
+    List<Long> logs = new ArrayList<>();
+    for (Path p : fs.list(dir)) {
+      OptionalLong n = StoreFiles.logNumber(p);
+      if (n.isPresent() && n.getAsLong() >= versions.logNumber()) {
+        logs.add(n.getAsLong());
+      }
+    }
+    logs.sort(null);
+    long maxSequence = versions.lastSequence();
+    MemTable table = new MemTable(cmp);
+    VersionEdit edit = new VersionEdit();
+    for (long number : logs) {
+      Path path = StoreFiles.log(dir, number);
+      try (FsFile file = fs.open(path, Fs.Mode.WRITE);
+          LogReader reader = new LogReader(file, path, mode)) {
+        byte[] record;
+        while ((record = reader.next()) != null) {
+          long first;
+          try {
+            first = WriteBatch.sequence(record);
+            long[] seq = {first};
+            MemTable target = table;
+            WriteBatch.replay(record, new WriteBatch.Handler() {
+              @Override
+              public void put(byte[] key, byte[] value) {
+                target.add(seq[0]++, ValueType.PUT, key, value);
+              }
+
+              @Override
+              public void delete(byte[] key) {
+                target.add(seq[0]++, ValueType.DELETE, key, new byte[0]);
+              }
+            });
+            maxSequence = Math.max(maxSequence, seq[0] - 1);
+          } catch (IllegalArgumentException e) {
+            throw new IOException(path + ": malformed write batch before offset " + reader.validLength() + ": " + e.getMessage(), e);
+          }
+          if (table.approximateBytes() >= memtableSize) {
+            addIfWritten(edit, writeLevel0(table));
+            table = new MemTable(cmp);
+          }
+        }
+        if (reader.tornTail() || reader.droppedBytes() > 0) {
+          LOG.log(Level.WARNING, "{0}: dropped {1} damaged or torn bytes; recovered up to offset {2}",
+              path, reader.droppedBytes(), reader.validLength());
+          file.truncate(reader.validLength());
+          file.sync();
+        }
+      }
+    }
+    if (!table.isEmpty()) {
+      addIfWritten(edit, writeLevel0(table));
+    }
+    versions.setLastSequence(maxSequence);
+    long newLog = versions.newFileNumber();
+    openLog(newLog);
+    edit.logNumber(newLog);
+    versions.logAndApply(edit);
+    for (long number : logs) {
+      fs.delete(StoreFiles.log(dir, number));
+    }
+  }
+
+  private static void addIfWritten(VersionEdit edit, FileMeta level0) {
+    if (level0 != null) {
+      edit.add(0, level0);
+    }
+  }
+
+  private void openLog(long number) throws IOException {
+    Path path = StoreFiles.log(dir, number);
+    FsFile file = fs.open(path, Fs.Mode.CREATE_NEW);
+    fs.syncDirectory(dir);
+    if (wal != null) {
+      wal.close();
+      walFile.close();
+    }
+    walFile = file;
+    wal = new LogWriter(file, path, 0);
+    memLogNumber = number;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  public void put(byte[] key, byte[] value) throws IOException {
+    write(new WriteBatch().put(key, value), WriteOptions.DEFAULT);
+  }
+
+  public void put(byte[] key, byte[] value, WriteOptions opts) throws IOException {
+    write(new WriteBatch().put(key, value), opts);
+  }
+
+  public void delete(byte[] key) throws IOException {
+    write(new WriteBatch().delete(key), WriteOptions.DEFAULT);
+  }
+
+  public void delete(byte[] key, WriteOptions opts) throws IOException {
+    write(new WriteBatch().delete(key), opts);
+  }
+
+  /**
+   * Applies a batch atomically. When it returns the batch is in the log (on stable storage if
+   * {@code opts.sync()}) and visible to reads.
+   *
+   * @throws IllegalArgumentException for null or oversized keys or values (the message states
+   *     the limit)
+   * @throws IOException if the log could not be written; the batch was not applied
+   */
+  public void write(WriteBatch batch, WriteOptions opts) throws IOException {
+    validate(batch);
+    Writer w = new Writer(batch, opts.sync(), mutex.newCondition());
+    mutex.lock();
+    try {
+      ensureOpen();
+      writers.addLast(w);
+      while (!w.done && writers.peekFirst() != w) {
+        w.cv.awaitUninterruptibly();
+      }
+      if (w.done) {
+        if (w.error != null) {
+          throw new IOException(w.error.getMessage(), w.error);
+        }
+        return;
+      }
+      List<Writer> group = new ArrayList<>();
+      IOException error = null;
+      try {
+        makeRoomForWrite();
+      } catch (IOException e) {
+        error = e;
+      }
+      if (error == null) {
+        long size = 0;
+        for (Writer x : writers) {
+          if (!group.isEmpty() && (size > (1 << 20) || (x.sync && !w.sync))) {
+            break;
+          }
+          group.add(x);
+          size += x.batch.byteSize();
+        }
+        error = commit(group);
+      } else {
+        group.add(w);
+      }
+      for (Writer x : group) {
+        writers.pollFirst();
+        x.done = true;
+        x.error = error;
+        if (x != w) {
+          x.cv.signal();
+        }
+      }
+      if (!writers.isEmpty()) {
+        writers.peekFirst().cv.signal();
+      }
+      if (error != null) {
+        throw error;
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  private void validate(WriteBatch batch) {
+    batch.forEach(new WriteBatch.Handler() {
+      @Override
+      public void put(byte[] key, byte[] value) {
+        checkKey(key);
+        if (value.length > maxValue) {
+          throw new IllegalArgumentException("value of " + value.length + " bytes exceeds max-value-size=" + maxValue);
+        }
+      }
+
+      @Override
+      public void delete(byte[] key) {
+        checkKey(key);
+      }
+    });
+  }
+
+  private void checkKey(byte[] key) {
+    if (key.length > maxKey) {
+      throw new IllegalArgumentException("key of " + key.length + " bytes exceeds max-key-size=" + maxKey);
+    }
+  }
+
+  /** Logs and applies a group of batches; called by the group's leader holding {@code mutex}. */
+  private IOException commit(List<Writer> group) {
+    long first = versions.lastSequence() + 1;
+    boolean sync = group.stream().anyMatch(x -> x.sync);
+    LogWriter log = wal;
+    MemTable table = mem;
+    mutex.unlock();
+    long seq = first;
+    try {
+      for (Writer x : group) {
+        byte[] record = x.batch.encode(seq);
+        log.addRecord(record);
+        stats.walBytes.add(record.length);
+        seq += x.batch.count();
+      }
+      if (sync) {
+        log.sync();
+        stats.walSyncs.increment();
+      }
+      long[] next = {first};
+      for (Writer x : group) {
+        x.batch.forEach(new WriteBatch.Handler() {
+          @Override
+          public void put(byte[] key, byte[] value) {
+            table.add(next[0]++, ValueType.PUT, key, value);
+            stats.userBytes.add(key.length + value.length);
+          }
+
+          @Override
+          public void delete(byte[] key) {
+            table.add(next[0]++, ValueType.DELETE, key, new byte[0]);
+            stats.userBytes.add(key.length);
+          }
+        });
+        stats.userWrites.add(x.batch.count());
+      }
+      return null;
+    } catch (IOException e) {
+      return e;
+    } finally {
+      mutex.lock();
+      if (seq > first) {
+        versions.setLastSequence(seq - 1);
+      }
+    }
+  }
+
+  /**
+   * Waits until the memtable has room, switching to a new one when it is full. Called holding
+   * {@code mutex}.
+   */
+  private void makeRoomForWrite() throws IOException {
+    boolean delayed = false;
+    while (true) {
+      ensureOpen();
+      int l0 = versions.current().files(0).size();
+      if (!delayed && l0 >= options.get(StoreOptions.L0_SLOWDOWN_TRIGGER)) {
+        long start = System.nanoTime();
+        mutex.unlock();
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while delayed");
+        } finally {
+          mutex.lock();
+        }
+        stats.slowdownNanos.add(System.nanoTime() - start);
+        delayed = true;
+      } else if (mem.approximateBytes() < memtableSize) {
+        return;
+      } else if (imms.size() >= options.get(StoreOptions.MAX_IMMUTABLE_MEMTABLES) || l0 >= options.get(StoreOptions.L0_STOP_TRIGGER)) {
+        long start = System.nanoTime();
+        maybeScheduleWork();
+        try {
+          backgroundDone.await(100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while stalled");
+        }
+        stats.stallNanos.add(System.nanoTime() - start);
+      } else {
+        long number = versions.newFileNumber();
+        imms.addLast(new Immutable(mem, memLogNumber));
+        openLog(number);
+        mem = new MemTable(cmp);
+        maybeScheduleWork();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The newest value of {@code key}, or null if it is absent or deleted. */
+  public byte[] get(byte[] key) throws IOException {
+    return get(key, ReadOptions.DEFAULT);
+  }
+
+  /** The value of {@code key} as of {@code opts.snapshot()} (or the latest), or null. */
+  public byte[] get(byte[] key, ReadOptions opts) throws IOException {
+    java.util.Objects.requireNonNull(key, "key must not be null");
+    stats.gets.increment();
+    MemTable active;
+    List<MemTable> frozen = new ArrayList<>();
+    long sequence;
+    Version version;
+    mutex.lock();
+    try {
+      ensureOpen();
+      sequence = sequenceOf(opts);
+      active = mem;
+      imms.descendingIterator().forEachRemaining(i -> frozen.add(i.table()));
+      version = versions.pinCurrent();
+    } finally {
+      mutex.unlock();
+    }
+    try {
+      Lookup l = active.get(key, sequence);
+      for (int i = 0; l.isAbsent() && i < frozen.size(); i++) {
+        l = frozen.get(i).get(key, sequence);
+      }
+      if (!l.isAbsent()) {
+        return l.isFound() ? l.value().clone() : null; // the memtable's own array must not escape
+      }
+      byte[] seek = InternalKey.seekKey(key, sequence);
+      for (FileMeta f : version.files(0)) {
+        if (version.covers(f, key)) {
+          TableCache.Found found = tables.get(f, seek, key);
+          if (found != null) {
+            return found.value();
+          }
+        }
+      }
+      for (int level = 1; level < version.numLevels(); level++) {
+        FileMeta f = version.fileFor(level, key);
+        if (f != null) {
+          TableCache.Found found = tables.get(f, seek, key);
+          if (found != null) {
+            return found.value();
+          }
+        }
+      }
+      return null;
+    } finally {
+      version.unref();
+    }
+  }
+
+  private long sequenceOf(ReadOptions opts) {
+    if (opts.snapshot() == null) {
+      return versions.lastSequence();
+    }
+    if (opts.snapshot().isClosed()) {
+      throw new IllegalArgumentException("snapshot " + opts.snapshot().sequence() + " was released");
+    }
+    return opts.snapshot().sequence();
+  }
+
+  /** An iterator over every live key, positioned nowhere: call seek or seekToFirst. */
+  public StoreIterator iterator() throws IOException {
+    return iterator(ReadOptions.DEFAULT);
+  }
+
+  public StoreIterator iterator(ReadOptions opts) throws IOException {
+    List<InternalIterator> children = new ArrayList<>();
+    long sequence;
+    Version version;
+    mutex.lock();
+    try {
+      ensureOpen();
+      sequence = sequenceOf(opts);
+      children.add(TableCache.iterator(mem));
+      imms.descendingIterator().forEachRemaining(i -> children.add(TableCache.iterator(i.table())));
+      version = versions.pinCurrent();
+    } finally {
+      mutex.unlock();
+    }
+    try {
+      for (FileMeta f : version.files(0)) {
+        children.add(tables.iterator(f));
+      }
+      for (int level = 1; level < version.numLevels(); level++) {
+        if (!version.files(level).isEmpty()) {
+          children.add(tables.levelIterator(version.files(level)));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      version.unref();
+      throw e;
+    }
+    openIterators.incrementAndGet();
+    return new StoreIterator(new MergingIterator(cmp, children), cmp.userComparator(), sequence, opts.upperBound(), () -> {
+      version.unref();
+      openIterators.decrementAndGet();
+    });
+  }
+
+  /** Takes a snapshot of everything written so far. Release it with {@link Snapshot#close()}. */
+  public Snapshot snapshot() {
+    mutex.lock();
+    try {
+      if (closing) {
+        throw new IllegalStateException("store " + dir + " is closed");
+      }
+      long seq = versions.lastSequence();
+      snapshots.merge(seq, 1, Integer::sum);
+      return new Snapshot(seq, this);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  void release(Snapshot s) {
+    mutex.lock();
+    try {
+      snapshots.computeIfPresent(s.sequence(), (k, v) -> v == 1 ? null : v - 1);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** The oldest sequence any reader may still ask for. Called holding {@code mutex}. */
+  private long smallestSnapshot() {
+    return snapshots.isEmpty() ? versions.lastSequence() : snapshots.firstKey();
+  }
+
+  // ---------------------------------------------------------------- background work
+
+  /** Starts a flush or compaction if one is due and a thread is free. Called holding {@code mutex}. */
+  private void maybeScheduleWork() {
+    if (closing) {
+      return;
+    }
+    if (!imms.isEmpty() && !flushScheduled) {
+      flushScheduled = true;
+      background.execute(this::flushInBackground);
+    }
+    int threads = options.get(StoreOptions.BACKGROUND_THREADS);
+    while (compactionsRunning + (flushScheduled ? 1 : 0) < threads) {
+      CompactionPick pick = picker.pick(versions.current(), busyFiles, cursors);
+      if (pick == null) {
+        return;
+      }
+      for (FileMeta f : pick.allInputs()) {
+        busyFiles.add(f.fileNumber());
+      }
+      compactionsRunning++;
+      background.execute(() -> compactInBackground(pick));
+    }
+  }
+
+  private void flushInBackground() {
+    mutex.lock();
+    try {
+      Immutable imm = imms.peekFirst();
+      if (imm == null || closing) {
+        flushScheduled = false;
+        return;
+      }
+      long fileNumber = versions.newFileNumber();
+      pendingOutputs.add(fileNumber);
+      long smallestSnapshot = smallestSnapshot();
+      // The oldest log still needed once this memtable is flushed: the next immutable's, or the
+      // active memtable's. Taken now; a later switch only adds newer logs.
+      long nextLog = imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
+      mutex.unlock();
+      FileMeta meta = null;
+      IOException failure = null;
+      try {
+        meta = tables.write(fileNumber, TableCache.iterator(imm.table()), smallestSnapshot, false, rateLimiter);
+        VersionEdit edit = new VersionEdit().logNumber(nextLog);
+        if (meta != null) {
+          edit.add(0, meta);
+        }
+        versions.logAndApply(edit);
+      } catch (IOException e) {
+        failure = e;
+      } finally {
+        mutex.lock();
+        pendingOutputs.remove(fileNumber);
+      }
+      if (failure == null) {
+        imms.pollFirst();
+        retryNanos = 0;
+        stats.flushes.increment();
+        if (meta != null) {
+          stats.flushBytes.add(meta.fileSize());
+        }
+      } else {
+        stats.flushFailures.increment();
+        LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
+        tables.discard(fileNumber);
+        backoff();
+      }
+      flushScheduled = false;
+      deleteObsoleteFilesLocked();
+      maybeScheduleWork();
+      backgroundDone.signalAll();
+    } catch (RuntimeException e) {
+      flushScheduled = false;
+      LOG.log(Level.ERROR, "flush failed unexpectedly", e);
+      backgroundDone.signalAll();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Sleeps before retrying failed background work, doubling up to one second. Holds {@code mutex}. */
+  private void backoff() {
+    retryNanos = Math.min(TimeUnit.SECONDS.toNanos(1), Math.max(TimeUnit.MILLISECONDS.toNanos(10), retryNanos * 2));
+    try {
+      backgroundDone.await(retryNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void compactInBackground(CompactionPick pick) {
+    IOException failure = null;
+    long smallestSnapshot;
+    List<Long> outputs = new ArrayList<>();
+    mutex.lock();
+    try {
+      smallestSnapshot = smallestSnapshot();
+    } finally {
+      mutex.unlock();
+    }
+    try {
+      if (closing) {
+        return;
+      }
+      VersionEdit edit = new VersionEdit();
+      for (FileMeta f : pick.inputs()) {
+        edit.remove(pick.level(), f.fileNumber());
+      }
+      for (FileMeta f : pick.nextLevelInputs()) {
+        edit.remove(pick.outputLevel(), f.fileNumber());
+      }
+      if (pick.trivialMove()) {
+        for (FileMeta f : pick.inputs()) {
+          edit.add(pick.outputLevel(), f);
+        }
+        versions.logAndApply(edit);
+        stats.trivialMoves.increment();
+        stats.moved(pick.outputLevel(), pick.inputBytes());
+      } else {
+        boolean bottom = isBottommost(pick);
+        List<FileMeta> written = tables.compact(pick, smallestSnapshot, bottom, this::newOutputNumber, outputs, rateLimiter);
+        for (FileMeta f : written) {
+          edit.add(pick.outputLevel(), f);
+        }
+        versions.logAndApply(edit);
+        stats.compactions.increment();
+        stats.compacted(pick.outputLevel(), pick.inputBytes(), written.stream().mapToLong(FileMeta::fileSize).sum());
+      }
+    } catch (IOException e) {
+      failure = e;
+    } catch (RuntimeException e) {
+      failure = new IOException("compaction failed unexpectedly", e);
+    } finally {
+      mutex.lock();
+      try {
+        for (FileMeta f : pick.allInputs()) {
+          busyFiles.remove(f.fileNumber());
+        }
+        pendingOutputs.removeAll(outputs);
+        compactionsRunning--;
+        if (failure == null) {
+          if (!pick.inputs().isEmpty()) {
+            cursors[pick.level()] = pick.inputs().get(pick.inputs().size() - 1).largest();
+          }
+        } else if (!closing) {
+          stats.compactionFailures.increment();
+          LOG.log(Level.WARNING, "compaction failed; will retry: " + failure.getMessage(), failure);
+          outputs.forEach(tables::discard);
+          backoff();
+        }
+        deleteObsoleteFilesLocked();
+        maybeScheduleWork();
+        backgroundDone.signalAll();
+      } finally {
+        mutex.unlock();
+      }
+    }
+  }
+
+  private long newOutputNumber() {
+    long n = versions.newFileNumber();
+    mutex.lock();
+    try {
+      pendingOutputs.add(n);
+    } finally {
+      mutex.unlock();
+    }
+    return n;
+  }
+
+  /** Whether no level below the output holds keys in the compaction's range. */
+  private boolean isBottommost(CompactionPick pick) {
+    Version v = versions.current();
+    byte[][] range = picker.userRange(pick.allInputs());
+    for (int level = pick.outputLevel() + 1; level < v.numLevels(); level++) {
+      if (!v.overlapping(level, range[0], range[1]).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------- files
+
+  private void deleteObsoleteFiles() throws IOException {
+    mutex.lock();
+    try {
+      deleteObsoleteFilesLocked();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Deletes table files no version needs, logs already flushed, and old manifests. */
+  private void deleteObsoleteFilesLocked() {
+    Set<Long> live = versions.liveFiles();
+    live.addAll(pendingOutputs);
+    long logNumber = versions.logNumber();
+    long manifest = versions.manifestNumber();
+    long oldestImmLog = imms.isEmpty() ? Long.MAX_VALUE : imms.peekFirst().logNumber();
+    try {
+      for (Path p : fs.list(dir)) {
+        OptionalLong table = StoreFiles.tableNumber(p);
+        OptionalLong log = StoreFiles.logNumber(p);
+        OptionalLong man = StoreFiles.manifestNumber(p);
+        if (table.isPresent() && !live.contains(table.getAsLong())) {
+          tables.evict(table.getAsLong());
+          fs.delete(p);
+        } else if (log.isPresent() && log.getAsLong() < logNumber && log.getAsLong() < oldestImmLog
+            && log.getAsLong() != memLogNumber) {
+          fs.delete(p);
+        } else if (man.isPresent() && man.getAsLong() != manifest) {
+          fs.delete(p);
+        }
+      }
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "could not delete obsolete files: " + e.getMessage(), e);
+    }
+  }
+
+  private FileMeta writeLevel0(MemTable table) throws IOException {
+    long fileNumber = versions.newFileNumber();
+    FileMeta meta = tables.write(fileNumber, TableCache.iterator(table), Long.MAX_VALUE, false, null);
+    if (meta != null) {
+      stats.flushBytes.add(meta.fileSize());
+      stats.flushes.increment();
+    }
+    return meta;
+  }
+
+  // ---------------------------------------------------------------- control and introspection
+
+  /**
+   * Flushes the memtable and waits until no flush or compaction is due or running. For tests and
+   * benchmarks that want a settled tree.
+   */
+  public void flushAndSettle() throws IOException {
+    mutex.lock();
+    try {
+      ensureOpen();
+      // Switch memtables as a writer would: at the head of the writer queue, so that no group
+      // commit is writing into the memtable being frozen.
+      Writer turn = new Writer(new WriteBatch(), false, mutex.newCondition());
+      writers.addLast(turn);
+      while (writers.peekFirst() != turn) {
+        turn.cv.awaitUninterruptibly();
+      }
+      try {
+        if (!mem.isEmpty()) {
+          imms.addLast(new Immutable(mem, memLogNumber));
+          openLog(versions.newFileNumber());
+          mem = new MemTable(cmp);
+        }
+      } finally {
+        writers.pollFirst();
+        if (!writers.isEmpty()) {
+          writers.peekFirst().cv.signal();
+        }
+      }
+      while (true) {
+        ensureOpen();
+        maybeScheduleWork();
+        boolean pending = !imms.isEmpty() || flushScheduled || compactionsRunning > 0
+            || picker.pick(versions.current(), busyFiles, cursors) != null;
+        if (!pending) {
+          return;
+        }
+        try {
+          backgroundDone.await(100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while settling");
+        }
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  public Statistics statistics() {
+    return stats;
+  }
+
+  /** The live files per level (level 0 newest first). */
+  public List<List<FileMeta>> levels() {
+    Version v = versions.current();
+    List<List<FileMeta>> out = new ArrayList<>();
+    for (int i = 0; i < v.numLevels(); i++) {
+      out.add(v.files(i));
+    }
+    return out;
+  }
+
+  /** Bytes of all live table files. */
+  public long diskBytes() {
+    return versions.current().allFiles().stream().mapToLong(FileMeta::fileSize).sum();
+  }
+
+  public BlockCache blockCache() {
+    return blockCache;
+  }
+
+  public OptionValues options() {
+    return options;
+  }
+
+  /** The statistics as a table, one row per level, like RocksDB's {@code rocksdb.stats}. */
+  public String describe() {
+    return StatsReport.format(this);
+  }
+
+  /** A map of every counter, plus per-level files and bytes, for benchmarks. */
+  public Map<String, Number> properties() {
+    return StatsReport.properties(this);
+  }
+
+  /**
+   * Checks the whole tree: every file opens and verifies, its keys are in order and within its
+   * recorded range, and level ≥ 1 files do not overlap. Returns the number of entries checked.
+   *
+   * @throws IOException describing the first problem found
+   */
+  public long verify() throws IOException {
+    Version v = versions.pinCurrent();
+    try {
+      long entries = 0;
+      for (int level = 0; level < v.numLevels(); level++) {
+        for (FileMeta f : v.files(level)) {
+          entries += tables.verify(f);
+        }
+      }
+      return entries;
+    } finally {
+      v.unref();
+    }
+  }
+
+  private void ensureOpen() throws IOException {
+    if (closing) {
+      throw new IOException("store " + dir + " is closed");
+    }
+  }
+
+  /**
+   * Closes the store: background work stops (a running flush or compaction is abandoned and redone
+   * from the log after reopening), files are closed, the lock is released. Unsynced writes are in
+   * the log and recovered on the next open.
+   */
+  @Override
+  public void close() throws IOException {
+    mutex.lock();
+    try {
+      if (closing) {
+        return;
+      }
+      closing = true;
+      backgroundDone.signalAll();
+    } finally {
+      mutex.unlock();
+    }
+    background.shutdown();
+    try {
+      if (!background.awaitTermination(60, TimeUnit.SECONDS)) {
+        LOG.log(Level.WARNING, "background work did not stop within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      if (wal != null) {
+        wal.close();
+        walFile.close();
+      }
+      tables.close();
+      versions.close();
+    } finally {
+      lock.close();
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "error while closing after a failed open", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "IamStore[" + dir + ", " + versions.current() + "]";
+  }
+
+  static byte[] copy(byte[] b) {
+    return Arrays.copyOf(b, b.length);
+  }
+}

@@ -1,0 +1,29 @@
+package io.iam.core.engine;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * An ordered cursor over internal entries (internal key, value), the one shape every source of
+ * data (memtables, sorted sequences, levels, merges of them) is read through. Not thread-safe.
+ */
+interface InternalIterator extends Closeable {
+
+  boolean valid();
+
+  void seekToFirst() throws IOException;
+
+  /** Positions at the first entry whose internal key is ≥ {@code internalKey}. */
+  void seek(byte[] internalKey) throws IOException;
+
+  void next() throws IOException;
+
+  /** The current internal key; only while {@link #valid()}. */
+  byte[] key();
+
+  /** The current value; only while {@link #valid()}. */
+  byte[] value();
+
+  @Override
+  default void close() throws IOException {}
+}

@@ -1,0 +1,159 @@
+package io.iam.core.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of a store since it was opened: what users wrote, what the log, flushes and
+ * compactions wrote (per output level), stalls, and the Bloom filters' usefulness. All counters
+ * are thread-safe and cheap to bump. Write amplification follows the IAM paper: bytes written to
+ * table files (flushes + compactions) ÷ bytes users wrote, the log excluded; a second figure
+ * includes the log.
+ */
+public final class Statistics {
+
+  final LongAdder userBytes = new LongAdder();
+  final LongAdder userWrites = new LongAdder();
+  final LongAdder walBytes = new LongAdder();
+  final LongAdder walSyncs = new LongAdder();
+  final LongAdder flushBytes = new LongAdder();
+  final LongAdder flushes = new LongAdder();
+  final LongAdder flushFailures = new LongAdder();
+  final LongAdder compactions = new LongAdder();
+  final LongAdder trivialMoves = new LongAdder();
+  final LongAdder compactionFailures = new LongAdder();
+  final LongAdder stallNanos = new LongAdder();
+  final LongAdder slowdownNanos = new LongAdder();
+  final LongAdder bloomUseful = new LongAdder();
+  final LongAdder bloomChecked = new LongAdder();
+  final LongAdder bloomFalsePositive = new LongAdder();
+  final LongAdder gets = new LongAdder();
+  private final LongAdder[] compactionRead;
+  private final LongAdder[] compactionWritten;
+  private final LongAdder[] movedBytes;
+
+  Statistics(int levels) {
+    compactionRead = adders(levels);
+    compactionWritten = adders(levels);
+    movedBytes = adders(levels);
+  }
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] a = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = new LongAdder();
+    }
+    return a;
+  }
+
+  void compacted(int outputLevel, long read, long written) {
+    compactionRead[outputLevel].add(read);
+    compactionWritten[outputLevel].add(written);
+  }
+
+  void moved(int outputLevel, long bytes) {
+    movedBytes[outputLevel].add(bytes);
+  }
+
+  public int levels() {
+    return compactionWritten.length;
+  }
+
+  public long userBytes() {
+    return userBytes.sum();
+  }
+
+  public long walBytes() {
+    return walBytes.sum();
+  }
+
+  public long flushBytes() {
+    return flushBytes.sum();
+  }
+
+  /** Bytes compactions wrote into {@code level}. */
+  public long compactionBytesWritten(int level) {
+    return compactionWritten[level].sum();
+  }
+
+  /** Bytes compactions read to produce output in {@code level}. */
+  public long compactionBytesRead(int level) {
+    return compactionRead[level].sum();
+  }
+
+  /** Bytes moved into {@code level} by manifest edits alone (not rewritten). */
+  public long movedBytes(int level) {
+    return movedBytes[level].sum();
+  }
+
+  public long compactionBytesWritten() {
+    long sum = 0;
+    for (LongAdder a : compactionWritten) {
+      sum += a.sum();
+    }
+    return sum;
+  }
+
+  /** Bytes written into {@code level}: flushes for level 0, compactions elsewhere. */
+  public long bytesWrittenTo(int level) {
+    return (level == 0 ? flushBytes() : 0) + compactionBytesWritten(level);
+  }
+
+  /** (flush + compaction bytes) ÷ user bytes: the IAM paper's definition, log excluded. */
+  public double writeAmplification() {
+    long user = userBytes();
+    return user == 0 ? 0 : (double) (flushBytes() + compactionBytesWritten()) / user;
+  }
+
+  /** Like {@link #writeAmplification()} with the write-ahead log's bytes included. */
+  public double writeAmplificationWithWal() {
+    long user = userBytes();
+    return user == 0 ? 0 : (double) (flushBytes() + compactionBytesWritten() + walBytes()) / user;
+  }
+
+  /** Bytes written into {@code level} ÷ user bytes. */
+  public double writeAmplification(int level) {
+    long user = userBytes();
+    return user == 0 ? 0 : (double) bytesWrittenTo(level) / user;
+  }
+
+  public long stallMicros() {
+    return stallNanos.sum() / 1000;
+  }
+
+  public long slowdownMicros() {
+    return slowdownNanos.sum() / 1000;
+  }
+
+  /** Every counter by name, for benchmarks and monitoring. */
+  public Map<String, Number> asMap() {
+    Map<String, Number> m = new LinkedHashMap<>();
+    m.put("user.bytes", userBytes());
+    m.put("user.writes", userWrites.sum());
+    m.put("wal.bytes", walBytes());
+    m.put("wal.syncs", walSyncs.sum());
+    m.put("flush.bytes", flushBytes());
+    m.put("flush.count", flushes.sum());
+    m.put("flush.failures", flushFailures.sum());
+    m.put("compaction.count", compactions.sum());
+    m.put("compaction.trivial-moves", trivialMoves.sum());
+    m.put("compaction.failures", compactionFailures.sum());
+    m.put("compaction.bytes-written", compactionBytesWritten());
+    for (int level = 0; level < levels(); level++) {
+      m.put("level." + level + ".bytes-read", compactionBytesRead(level));
+      m.put("level." + level + ".bytes-written", bytesWrittenTo(level));
+      m.put("level." + level + ".bytes-moved", movedBytes(level));
+      m.put("level." + level + ".write-amplification", writeAmplification(level));
+    }
+    m.put("write-amplification", writeAmplification());
+    m.put("write-amplification.with-wal", writeAmplificationWithWal());
+    m.put("stall.micros", stallMicros());
+    m.put("slowdown.micros", slowdownMicros());
+    m.put("get.count", gets.sum());
+    m.put("bloom.checked", bloomChecked.sum());
+    m.put("bloom.useful", bloomUseful.sum());
+    m.put("bloom.false-positive", bloomFalsePositive.sum());
+    return m;
+  }
+}

@@ -1,0 +1,71 @@
+package io.iam.core.engine;
+
+import io.iam.core.tree.FileMeta;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Renders a store's statistics for people (a table) and for programs (a map). */
+final class StatsReport {
+
+  private StatsReport() {}
+
+  static String format(IamStore store) {
+    Statistics s = store.statistics();
+    List<List<FileMeta>> levels = store.levels();
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("%-6s %7s %12s %12s %12s %12s %8s%n",
+        "Level", "Files", "Size", "Read", "Written", "Moved", "W-Amp"));
+    for (int level = 0; level < levels.size(); level++) {
+      long size = levels.get(level).stream().mapToLong(FileMeta::fileSize).sum();
+      long written = s.bytesWrittenTo(level);
+      if (levels.get(level).isEmpty() && written == 0 && s.movedBytes(level) == 0) {
+        continue;
+      }
+      sb.append(String.format("L%-5d %7d %12s %12s %12s %12s %8.2f%n", level, levels.get(level).size(),
+          human(size), human(s.compactionBytesRead(level)), human(written), human(s.movedBytes(level)),
+          s.writeAmplification(level)));
+    }
+    sb.append(String.format("%-6s %7d %12s %12s %12s %12s %8.2f%n", "Sum",
+        levels.stream().mapToInt(List::size).sum(), human(store.diskBytes()), "",
+        human(s.flushBytes() + s.compactionBytesWritten()), "", s.writeAmplification()));
+    sb.append(String.format("user %s, log %s, write-amp %.2f (with log %.2f)%n",
+        human(s.userBytes()), human(s.walBytes()), s.writeAmplification(), s.writeAmplificationWithWal()));
+    sb.append(String.format("flushes %d, compactions %d (+%d moves), failures %d/%d, stall %.1f ms, slowdown %.1f ms%n",
+        s.flushes.sum(), s.compactions.sum(), s.trivialMoves.sum(), s.flushFailures.sum(),
+        s.compactionFailures.sum(), s.stallMicros() / 1000.0, s.slowdownMicros() / 1000.0));
+    sb.append(String.format("block cache: %s of %s, hits %d, misses %d; bloom: checked %d, useful %d, false positives %d%n",
+        human(store.blockCache().usedBytes()), human(store.blockCache().capacityBytes()),
+        store.blockCache().hits(), store.blockCache().misses(), s.bloomChecked.sum(), s.bloomUseful.sum(),
+        s.bloomFalsePositive.sum()));
+    return sb.toString();
+  }
+
+  static Map<String, Number> properties(IamStore store) {
+    Map<String, Number> m = new LinkedHashMap<>(store.statistics().asMap());
+    List<List<FileMeta>> levels = store.levels();
+    for (int level = 0; level < levels.size(); level++) {
+      m.put("level." + level + ".files", levels.get(level).size());
+      m.put("level." + level + ".bytes", levels.get(level).stream().mapToLong(FileMeta::fileSize).sum());
+    }
+    m.put("disk.bytes", store.diskBytes());
+    m.put("block-cache.hits", store.blockCache().hits());
+    m.put("block-cache.misses", store.blockCache().misses());
+    m.put("block-cache.used-bytes", store.blockCache().usedBytes());
+    return m;
+  }
+
+  static String human(long bytes) {
+    if (bytes < 1024) {
+      return bytes + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = bytes;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format("%.1f %s", v, units[u]);
+  }
+}

@@ -1,0 +1,138 @@
+package io.iam.core.engine;
+
+import io.iam.core.option.InvalidOptionsException;
+import io.iam.core.option.Option;
+import io.iam.core.option.OptionTable;
+import io.iam.core.option.OptionType;
+import io.iam.core.option.OptionValues;
+import io.iam.core.wal.RecoveryMode;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every option of an embedded store, declared once. {@link #parse} validates them all and reports
+ * every problem at once. Defaults follow RocksDB's where the two engines share a notion.
+ */
+public final class StoreOptions {
+
+  public static final Option<TreeKind> TREE =
+      Option.builder("tree", OptionType.enumOf(TreeKind.class))
+          .defaultValue(TreeKind.LEVELED).bounds(TreeKind.LEVELED, TreeKind.LEVELED)
+          .doc("the tree the store keeps its files in").build();
+
+  public static final Option<Long> MEMTABLE_SIZE =
+      Option.builder("memtable-size", OptionType.SIZE)
+          .defaultValue(64L << 20).bounds(64L << 10, 16L << 30)
+          .doc("a memtable this large becomes immutable and is flushed in the background").build();
+
+  public static final Option<Integer> MAX_IMMUTABLE_MEMTABLES =
+      Option.builder("max-immutable-memtables", OptionType.INT)
+          .defaultValue(2).bounds(1, 64)
+          .doc("writers stall while this many full memtables wait for their flush").build();
+
+  public static final Option<Long> BLOCK_CACHE_SIZE =
+      Option.builder("block-cache-size", OptionType.SIZE)
+          .defaultValue(256L << 20).bounds(0L, 1L << 40)
+          .doc("bytes of decoded blocks kept in memory, shared by every table file").build();
+
+  public static final Option<Long> BLOCK_SIZE =
+      Option.builder("block-size", OptionType.SIZE)
+          .defaultValue(4096L).bounds(256L, 1L << 20)
+          .doc("target size of a table data block").build();
+
+  public static final Option<Integer> BLOOM_BITS_PER_KEY =
+      Option.builder("bloom-bits-per-key", OptionType.INT)
+          .defaultValue(14).bounds(0, 64)
+          .doc("Bloom filter bits per key of each sorted sequence (0: no filter)").build();
+
+  public static final Option<Long> TARGET_FILE_SIZE =
+      Option.builder("target-file-size", OptionType.SIZE)
+          .defaultValue(64L << 20).bounds(64L << 10, 16L << 30)
+          .doc("compaction output files are cut at about this size").build();
+
+  public static final Option<Long> LEVEL_BASE_SIZE =
+      Option.builder("level-base-size", OptionType.SIZE)
+          .defaultValue(256L << 20).bounds(64L << 10, 1L << 50)
+          .doc("level 1 holds this many bytes before it compacts into level 2").build();
+
+  public static final Option<Integer> LEVEL_SIZE_RATIO =
+      Option.builder("level-size-ratio", OptionType.INT)
+          .defaultValue(10).bounds(2, 1000)
+          .doc("each level below 1 holds this many times the bytes of the one above").build();
+
+  public static final Option<Integer> MAX_LEVELS =
+      Option.builder("max-levels", OptionType.INT)
+          .defaultValue(7).bounds(2, 20)
+          .doc("number of levels, level 0 included").build();
+
+  public static final Option<Integer> L0_COMPACTION_TRIGGER =
+      Option.builder("l0-compaction-trigger", OptionType.INT)
+          .defaultValue(4).bounds(1, 1000)
+          .doc("level 0 compacts into level 1 once it holds this many files").build();
+
+  public static final Option<Integer> L0_SLOWDOWN_TRIGGER =
+      Option.builder("l0-slowdown-trigger", OptionType.INT)
+          .defaultValue(20).bounds(1, 1000)
+          .doc("writes are delayed 1 ms each while level 0 holds this many files").build();
+
+  public static final Option<Integer> L0_STOP_TRIGGER =
+      Option.builder("l0-stop-trigger", OptionType.INT)
+          .defaultValue(36).bounds(1, 1000)
+          .doc("writes wait while level 0 holds this many files").build();
+
+  public static final Option<Integer> BACKGROUND_THREADS =
+      Option.builder("background-threads", OptionType.INT)
+          .defaultValue(1).bounds(1, 64)
+          .doc("threads that run flushes and compactions").build();
+
+  public static final Option<Long> COMPACTION_RATE_LIMIT =
+      Option.builder("compaction-rate-limit", OptionType.SIZE)
+          .defaultValue(0L).bounds(0L, 1L << 40)
+          .doc("bytes per second that flushes and compactions may write (0: unlimited)").build();
+
+  public static final Option<RecoveryMode> WAL_RECOVERY =
+      Option.builder("wal-recovery", OptionType.enumOf(RecoveryMode.class))
+          .defaultValue(RecoveryMode.TOLERATE_CORRUPTED_TAIL)
+          .bounds(RecoveryMode.values()[0], RecoveryMode.values()[RecoveryMode.values().length - 1])
+          .doc("how a damaged write-ahead log is treated on open (salvage: skip-corrupted-records)").build();
+
+  public static final Option<Integer> MAX_KEY_SIZE =
+      Option.builder("max-key-size", OptionType.INT)
+          .defaultValue(64 << 10).bounds(1, 16 << 20)
+          .doc("longest key accepted, in bytes").build();
+
+  public static final Option<Integer> MAX_VALUE_SIZE =
+      Option.builder("max-value-size", OptionType.INT)
+          .defaultValue(64 << 20).bounds(0, 1 << 30)
+          .doc("longest value accepted, in bytes").build();
+
+  public static final OptionTable TABLE =
+      OptionTable.of(
+          "store",
+          List.of(TREE, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
+              BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
+              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS,
+              COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
+          v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
+                  && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)
+              ? Optional.empty()
+              : Optional.of("l0-compaction-trigger=" + v.get(L0_COMPACTION_TRIGGER)
+                  + ", l0-slowdown-trigger=" + v.get(L0_SLOWDOWN_TRIGGER) + ", l0-stop-trigger="
+                  + v.get(L0_STOP_TRIGGER) + ": allowed compaction <= slowdown <= stop"));
+
+  private StoreOptions() {}
+
+  /**
+   * Validates text options (unknown keys and bad values all reported at once).
+   *
+   * @throws InvalidOptionsException listing every problem
+   */
+  public static OptionValues parse(Map<String, String> options) {
+    return TABLE.parse(options);
+  }
+
+  public static OptionValues defaults() {
+    return TABLE.defaults();
+  }
+}

@@ -1,0 +1,415 @@
+package io.iam.core.engine;
+
+import com.google.common.util.concurrent.RateLimiter;
+import io.iam.core.cache.BlockCache;
+import io.iam.core.fs.Fs;
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.key.KeyComparator;
+import io.iam.core.key.ValueType;
+import io.iam.core.memtable.MemIterator;
+import io.iam.core.memtable.MemTable;
+import io.iam.core.option.OptionValues;
+import io.iam.core.table.Entry;
+import io.iam.core.table.MSTableReader;
+import io.iam.core.table.MSTableWriter;
+import io.iam.core.table.SequenceHandle;
+import io.iam.core.table.SequenceReader;
+import io.iam.core.table.SequenceWriter;
+import io.iam.core.table.TableIterator;
+import io.iam.core.table.TableOptions;
+import io.iam.core.tree.CompactionPick;
+import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.StoreFiles;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * The engine's one door to table files: open readers (cached by file number), point lookups
+ * through the Bloom filters, iterators, and writing new files from sorted input, for flushes and
+ * compactions alike. Thread-safe.
+ */
+final class TableCache implements Closeable {
+
+  /** A version found by a lookup; {@code value} is null for a tombstone. */
+  record Found(byte[] value) {}
+
+  private static final long RATE_CHUNK = 64 << 10;
+
+  private final Fs fs;
+  private final Path dir;
+  private final BlockCache cache;
+  private final TableOptions tableOptions;
+  private final InternalKeyComparator cmp;
+  private final Statistics stats;
+  private final long targetFileSize;
+  private final Map<Long, MSTableReader> readers = new ConcurrentHashMap<>();
+
+  TableCache(Fs fs, Path dir, BlockCache cache, OptionValues options, InternalKeyComparator cmp, Statistics stats) {
+    this.fs = fs;
+    this.dir = dir;
+    this.cache = cache;
+    this.tableOptions = new TableOptions(options.get(StoreOptions.BLOCK_SIZE).intValue(),
+        options.get(StoreOptions.BLOOM_BITS_PER_KEY), TableOptions.DEFAULT.restartInterval());
+    this.cmp = cmp;
+    this.stats = stats;
+    this.targetFileSize = options.get(StoreOptions.TARGET_FILE_SIZE);
+  }
+
+  /** The reader of a live file, opened on first use with only its committed sequences. */
+  MSTableReader reader(FileMeta f) throws IOException {
+    MSTableReader r = readers.get(f.fileNumber());
+    if (r != null) {
+      return r;
+    }
+    synchronized (this) {
+      r = readers.get(f.fileNumber());
+      if (r == null) {
+        r = MSTableReader.open(fs, StoreFiles.table(dir, f.fileNumber()), f.fileNumber(), cache, tableOptions, cmp,
+            f.sequenceCount());
+        readers.put(f.fileNumber(), r);
+      }
+      return r;
+    }
+  }
+
+  /**
+   * The newest version of {@code userKey} at or below the sequence in {@code seekKey} in a file,
+   * searching its sequences newest first and skipping those whose Bloom filter rules the key out;
+   * null if the file has none.
+   */
+  Found get(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
+    MSTableReader r = reader(f);
+    KeyComparator user = cmp.userComparator();
+    for (int i = f.sequenceCount() - 1; i >= 0; i--) {
+      SequenceReader s = r.sequence(i);
+      stats.bloomChecked.increment();
+      if (!s.mayContain(userKey)) {
+        stats.bloomUseful.increment();
+        continue;
+      }
+      Entry e = s.seek(seekKey);
+      byte[] k = e == null ? null : e.key();
+      if (k != null && user.compare(k, 0, InternalKey.userKeyLength(k.length), userKey, 0, userKey.length) == 0) {
+        return new Found(InternalKey.type(k) == ValueType.PUT ? e.value() : null);
+      }
+      if (!hasUserKey(s, userKey)) {
+        stats.bloomFalsePositive.increment();
+      }
+    }
+    return null;
+  }
+
+  /** Whether the sequence holds any version of {@code userKey} (for false-positive counting). */
+  private boolean hasUserKey(SequenceReader s, byte[] userKey) throws IOException {
+    Entry e = s.seek(InternalKey.seekKey(userKey, InternalKey.MAX_SEQUENCE));
+    if (e == null) {
+      return false;
+    }
+    byte[] k = e.key();
+    return cmp.userComparator().compare(k, 0, InternalKey.userKeyLength(k.length), userKey, 0, userKey.length) == 0;
+  }
+
+  /** An iterator over every committed sequence of a file. */
+  InternalIterator iterator(FileMeta f) throws IOException {
+    MSTableReader r = reader(f);
+    if (f.sequenceCount() == 1) {
+      return adapt(r.sequence(0).iterator());
+    }
+    List<InternalIterator> parts = new ArrayList<>();
+    for (int i = 0; i < f.sequenceCount(); i++) {
+      parts.add(adapt(r.sequence(i).iterator()));
+    }
+    return new MergingIterator(cmp, parts);
+  }
+
+  /** An iterator over the disjoint, sorted files of one level, opening each when reached. */
+  InternalIterator levelIterator(List<FileMeta> files) {
+    List<ConcatenatingIterator.Source> sources = new ArrayList<>();
+    for (FileMeta f : files) {
+      sources.add(new ConcatenatingIterator.Source() {
+        @Override
+        public byte[] largest() {
+          return f.largest();
+        }
+
+        @Override
+        public InternalIterator open() throws IOException {
+          return iterator(f);
+        }
+      });
+    }
+    return new ConcatenatingIterator(cmp, sources);
+  }
+
+  static InternalIterator adapt(TableIterator it) {
+    return new InternalIterator() {
+      @Override
+      public boolean valid() {
+        return it.valid();
+      }
+
+      @Override
+      public void seekToFirst() throws IOException {
+        it.seekToFirst();
+      }
+
+      @Override
+      public void seek(byte[] internalKey) throws IOException {
+        it.seek(internalKey);
+      }
+
+      @Override
+      public void next() throws IOException {
+        it.next();
+      }
+
+      @Override
+      public byte[] key() {
+        return it.key();
+      }
+
+      @Override
+      public byte[] value() {
+        return it.value();
+      }
+    };
+  }
+
+  /** An iterator over a memtable's internal entries. */
+  static InternalIterator iterator(MemTable table) {
+    MemIterator it = table.iterator();
+    return new InternalIterator() {
+      @Override
+      public boolean valid() {
+        return it.valid();
+      }
+
+      @Override
+      public void seekToFirst() {
+        it.seekToFirst();
+      }
+
+      @Override
+      public void seek(byte[] internalKey) {
+        it.seek(internalKey);
+      }
+
+      @Override
+      public void next() {
+        it.next();
+      }
+
+      @Override
+      public byte[] key() {
+        return it.key();
+      }
+
+      @Override
+      public byte[] value() {
+        return it.value();
+      }
+    };
+  }
+
+  /**
+   * Drops versions no reader can see: an older version of a key is dropped when a newer one is
+   * visible to every snapshot; a tombstone is dropped when it is visible to every snapshot and
+   * nothing older can lie below the output ({@code bottommost}).
+   */
+  private static final class Dropper {
+    private final KeyComparator user;
+    private final long smallestSnapshot;
+    private final boolean bottommost;
+    private byte[] currentKey;
+    /** Sequence of the previous (newer) version of the current key, or -1 if there is none. */
+    private long newerSequence = -1;
+
+    Dropper(KeyComparator user, long smallestSnapshot, boolean bottommost) {
+      this.user = user;
+      this.smallestSnapshot = smallestSnapshot;
+      this.bottommost = bottommost;
+    }
+
+    /** Whether the entry with this internal key stays; also tells if it starts a new user key. */
+    boolean keep(byte[] ikey) {
+      int len = InternalKey.userKeyLength(ikey.length);
+      if (currentKey == null || user.compare(ikey, 0, len, currentKey, 0, currentKey.length) != 0) {
+        currentKey = java.util.Arrays.copyOf(ikey, len);
+        newerSequence = -1;
+      }
+      long trailer = InternalKey.trailer(ikey, 0, ikey.length);
+      long sequence = trailer >>> 8;
+      boolean drop;
+      if (newerSequence >= 0 && newerSequence <= smallestSnapshot) {
+        drop = true;
+      } else {
+        drop = bottommost && (trailer & 0xFF) == ValueType.DELETE.code() && sequence <= smallestSnapshot;
+      }
+      newerSequence = sequence;
+      return !drop;
+    }
+  }
+
+  /**
+   * Writes the entries of {@code source} (from its first) into one new file, dropping what no
+   * reader can see. Returns its metadata, or null if nothing was left to write.
+   */
+  FileMeta write(long fileNumber, InternalIterator source, long smallestSnapshot, boolean bottommost, RateLimiter limiter)
+      throws IOException {
+    source.seekToFirst();
+    List<FileMeta> out = new ArrayList<>();
+    List<Long> numbers = new ArrayList<>();
+    long[] next = {fileNumber};
+    writeOutputs(source, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), () -> next[0]++,
+        Long.MAX_VALUE, numbers, out, limiter);
+    return out.isEmpty() ? null : out.get(0);
+  }
+
+  /** Merges a compaction's inputs into files of about the target size. */
+  List<FileMeta> compact(CompactionPick pick, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
+      List<Long> outputs, RateLimiter limiter) throws IOException {
+    List<InternalIterator> inputs = new ArrayList<>();
+    if (pick.level() == 0) {
+      for (FileMeta f : pick.inputs()) {
+        inputs.add(iterator(f));
+      }
+    } else {
+      inputs.add(levelIterator(pick.inputs()));
+    }
+    if (!pick.nextLevelInputs().isEmpty()) {
+      inputs.add(levelIterator(pick.nextLevelInputs()));
+    }
+    List<FileMeta> out = new ArrayList<>();
+    try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
+      merged.seekToFirst();
+      writeOutputs(merged, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber,
+          targetFileSize, outputs, out, limiter);
+    }
+    return out;
+  }
+
+  private void writeOutputs(InternalIterator in, Dropper dropper, LongSupplier newFileNumber, long cutSize,
+      List<Long> numbers, List<FileMeta> out, RateLimiter limiter) throws IOException {
+    MSTableWriter writer = null;
+    SequenceWriter seq = null;
+    long unpaced = 0;
+    KeyComparator user = cmp.userComparator();
+    byte[] lastUserKey = null;
+    try {
+      for (; in.valid(); in.next()) {
+        byte[] k = in.key();
+        if (!dropper.keep(k)) {
+          continue;
+        }
+        int len = InternalKey.userKeyLength(k.length);
+        boolean newUserKey = lastUserKey == null || user.compare(k, 0, len, lastUserKey, 0, lastUserKey.length) != 0;
+        if (seq != null && newUserKey && seq.estimatedSize() >= cutSize) {
+          out.add(finish(writer, seq));
+          writer = null;
+          seq = null;
+        }
+        if (seq == null) {
+          long number = newFileNumber.getAsLong();
+          numbers.add(number);
+          writer = MSTableWriter.create(fs, StoreFiles.table(dir, number), number, 0, tableOptions, cmp);
+          seq = writer.beginSequence();
+        }
+        byte[] v = in.value();
+        seq.add(k, v);
+        if (newUserKey) {
+          lastUserKey = java.util.Arrays.copyOf(k, len);
+        }
+        if (limiter != null) {
+          unpaced += k.length + v.length;
+          if (unpaced >= RATE_CHUNK) {
+            limiter.acquire((int) Math.min(Integer.MAX_VALUE, unpaced));
+            unpaced = 0;
+          }
+        }
+      }
+      if (seq != null) {
+        out.add(finish(writer, seq));
+        writer = null;
+      }
+      if (!out.isEmpty()) {
+        fs.syncDirectory(dir); // the new files' names must be durable before the manifest names them
+      }
+    } finally {
+      if (writer != null) {
+        writer.close();
+      }
+    }
+  }
+
+  private static FileMeta finish(MSTableWriter writer, SequenceWriter seq) throws IOException {
+    SequenceHandle h = seq.finish();
+    long size = writer.fileSize();
+    writer.close();
+    return new FileMeta(writer.fileNumber(), size, 1, h.entries(), h.smallest(), h.largest(),
+        h.smallestSequence(), h.largestSequence());
+  }
+
+  /**
+   * Reads a whole file: every block is checksummed on the way; keys must be in order and within
+   * the recorded range. Returns the number of entries.
+   */
+  long verify(FileMeta f) throws IOException {
+    long entries = 0;
+    byte[] previous = null;
+    try (InternalIterator it = iterator(f)) {
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        byte[] k = it.key();
+        if (previous != null && cmp.compare(previous, k) >= 0) {
+          throw new IOException(StoreFiles.table(dir, f.fileNumber()) + ": keys out of order after entry " + entries);
+        }
+        if (cmp.compare(k, f.smallest()) < 0 || cmp.compare(k, f.largest()) > 0) {
+          throw new IOException(StoreFiles.table(dir, f.fileNumber()) + ": key outside the file's recorded range at entry " + entries);
+        }
+        previous = k;
+        entries++;
+      }
+    }
+    if (entries != f.entries()) {
+      throw new IOException(StoreFiles.table(dir, f.fileNumber()) + ": holds " + entries + " entries, the manifest says " + f.entries());
+    }
+    return entries;
+  }
+
+  /** Closes the reader of a file that is gone and drops its cached blocks. */
+  void evict(long fileNumber) {
+    MSTableReader r = readers.remove(fileNumber);
+    if (r != null) {
+      try {
+        r.close();
+      } catch (IOException e) {
+        // the file is obsolete; nothing depends on closing it cleanly
+      }
+    }
+    cache.evictFile(fileNumber);
+  }
+
+  /** Deletes a file a failed flush or compaction left behind. */
+  void discard(long fileNumber) {
+    evict(fileNumber);
+    try {
+      fs.delete(StoreFiles.table(dir, fileNumber));
+    } catch (IOException e) {
+      // it will be deleted as obsolete later
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    for (MSTableReader r : readers.values()) {
+      r.close();
+    }
+    readers.clear();
+  }
+}

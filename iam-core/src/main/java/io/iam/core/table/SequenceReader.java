@@ -1,0 +1,127 @@
+package io.iam.core.table;
+
+import io.iam.core.cache.BlockCache;
+import io.iam.core.fs.FsFile;
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.InternalKeyComparator;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Reads one committed sequence of an MSTable: its Bloom filter and block index are in memory, its
+ * data blocks come through the block cache. Immutable and thread-safe.
+ */
+public final class SequenceReader {
+
+  private final FsFile file;
+  private final Path path;
+  private final long fileNumber;
+  private final BlockCache cache;
+  private final InternalKeyComparator cmp;
+  private final SequenceHandle handle;
+  private final byte[][] lastKeys;
+  private final long[] blockOffsets;
+  private final int[] blockLengths;
+  private final BloomFilter filter;
+  private final long filterOffset;
+
+  SequenceReader(FsFile file, Path path, long fileNumber, BlockCache cache, InternalKeyComparator cmp,
+      TableMetadata.Sequence meta) {
+    this.file = file;
+    this.path = path;
+    this.fileNumber = fileNumber;
+    this.cache = cache;
+    this.cmp = cmp;
+    this.handle = meta.props().handle();
+    this.lastKeys = meta.lastKeys();
+    this.blockOffsets = meta.blockOffsets();
+    this.blockLengths = meta.blockLengths();
+    this.filter = meta.filter();
+    this.filterOffset = meta.filter() == null ? -1
+        : handle.metaOffset() + meta.props().indexLength() + TableFormat.TRAILER_SIZE;
+  }
+
+  public SequenceHandle handle() {
+    return handle;
+  }
+
+  /** Number of data blocks. */
+  public int blockCount() {
+    return blockOffsets.length;
+  }
+
+  /** Whether the sequence has a Bloom filter. */
+  public boolean hasFilter() {
+    return filter != null;
+  }
+
+  /**
+   * False only if no entry of this sequence has user key {@code userKey} (by its Bloom filter);
+   * always true when the sequence has no filter.
+   */
+  public boolean mayContain(byte[] userKey) {
+    return filter == null || filter.mayContain(userKey);
+  }
+
+  /**
+   * The first entry whose internal key is at least {@code internalKey}, or null if there is none in
+   * this sequence. Does not consult the Bloom filter. To read user key {@code u} at snapshot {@code
+   * s}, seek to {@link InternalKey#seekKey(byte[], long)} and check the user key of the result.
+   *
+   * @throws TableCorruptionException if a block read fails verification
+   */
+  public Entry seek(byte[] internalKey) throws IOException {
+    TableIterator it = iterator();
+    it.seek(internalKey);
+    return it.valid() ? new Entry(it.key(), it.value()) : null;
+  }
+
+  /** A new, unpositioned iterator over the sequence in key order. */
+  public TableIterator iterator() {
+    return new TableIterator(this, cmp);
+  }
+
+  /** Index of the first block whose last key is at least {@code key}; {@link #blockCount()} if none. */
+  int findBlock(byte[] key) {
+    InternalKey.userKeyLength(key.length);
+    int lo = 0;
+    int hi = lastKeys.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (cmp.compare(lastKeys[mid], key) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Block {@code i}, from the cache or read and verified. */
+  Block block(int i) throws IOException {
+    long off = blockOffsets[i];
+    int len = blockLengths[i];
+    BlockCache.Loader loader = () -> TableFormat.readBlock(file, path, off, len, TableFormat.TYPE_DATA);
+    byte[] data = cache == null ? loader.load() : cache.get(fileNumber, off, loader);
+    if (data.length != len + TableFormat.TRAILER_SIZE) {
+      throw new TableCorruptionException(path, off, "cached block has length " + data.length + ", expected "
+          + (len + TableFormat.TRAILER_SIZE));
+    }
+    return Block.parse(data, len, path, off);
+  }
+
+  /** Offset of block {@code i} (for tests and diagnostics). */
+  long blockOffset(int i) {
+    return blockOffsets[i];
+  }
+
+  /** Offset of the filter block, or -1 (for tests and diagnostics). */
+  long filterOffset() {
+    return filterOffset;
+  }
+
+  @Override
+  public String toString() {
+    return path + " " + handle;
+  }
+}

@@ -1,0 +1,227 @@
+package io.iam.core.table;
+
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.table.SequenceProps.MetaPointer;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Writes one sorted sequence into an MSTable file. Entries are added in strictly increasing
+ * internal-key order; data blocks are written into the file's hole as they fill (through a small
+ * write buffer), so memory use does not grow with the sequence except for the block index and 4
+ * bytes per distinct user key for the Bloom filter. Nothing becomes visible before {@link
+ * #finish()} returns. Single-threaded; obtained from {@link MSTableWriter#beginSequence()}.
+ */
+public final class SequenceWriter {
+
+  private static final int WRITE_BUFFER = 64 << 10;
+
+  private final MSTableWriter owner;
+  private final int index;
+  private final long dataStart;
+  private final long freeAtStart;
+  private final TableOptions opts;
+  private final InternalKeyComparator cmp;
+  private final BlockBuilder data;
+  private final BlockBuilder indexBlock;
+  private final BloomFilter.Builder bloom;
+  private final ByteSink pending = new ByteSink(WRITE_BUFFER + 8192);
+  private final ByteSink handleScratch = new ByteSink(24);
+  /** File offset of the first byte in {@link #pending}. */
+  private long pendingStart;
+  /** File offset where the next data block goes. */
+  private long blockStart;
+  private byte[] lastKey = new byte[64];
+  private int lastKeyLength = -1;
+  private byte[] smallest;
+  private long entries;
+  private long dataBytes;
+  private long minSeq = Long.MAX_VALUE;
+  private long maxSeq = Long.MIN_VALUE;
+  private boolean ended;
+
+  SequenceWriter(MSTableWriter owner, int index, long dataStart, TableOptions opts, InternalKeyComparator cmp) {
+    this.owner = owner;
+    this.index = index;
+    this.dataStart = dataStart;
+    this.freeAtStart = owner.freeBytes();
+    this.opts = opts;
+    this.cmp = cmp;
+    this.data = new BlockBuilder(opts.restartInterval(), opts.blockSize() + 1024);
+    this.indexBlock = new BlockBuilder(1, 4096);
+    this.bloom = opts.bloomBitsPerKey() == 0 ? null : BloomFilter.builder(opts.bloomBitsPerKey());
+    this.pendingStart = dataStart;
+    this.blockStart = dataStart;
+  }
+
+  /**
+   * Adds an entry. The arrays are not retained.
+   *
+   * @throws IllegalArgumentException if {@code internalKey} is shorter than the 8-byte trailer or
+   *     not strictly greater than the previous key (the sequence stays usable)
+   * @throws TableFullException if the data written so far no longer fits in the file's hole; the
+   *     sequence is abandoned
+   * @throws IOException if writing a data block fails; the sequence is abandoned and the writer
+   *     failed
+   * @throws IllegalStateException if the sequence was finished or abandoned
+   */
+  public void add(byte[] internalKey, byte[] value) throws IOException {
+    checkActive();
+    Objects.requireNonNull(value, "value");
+    int userLength = InternalKey.userKeyLength(internalKey.length);
+    if (lastKeyLength >= 0 && cmp.compare(lastKey, 0, lastKeyLength, internalKey, 0, internalKey.length) >= 0) {
+      throw new IllegalArgumentException("keys out of order in " + owner.filePath() + ": entry " + entries
+          + " is not greater than the previous key");
+    }
+    if (bloom != null && (lastKeyLength < 0 || !Arrays.equals(lastKey, 0, InternalKey.userKeyLength(lastKeyLength),
+        internalKey, 0, userLength))) {
+      bloom.add(internalKey, 0, userLength);
+    }
+    if (smallest == null) {
+      smallest = internalKey.clone();
+    }
+    if (lastKey.length < internalKey.length) {
+      lastKey = new byte[Math.max(internalKey.length, 2 * lastKey.length)];
+    }
+    System.arraycopy(internalKey, 0, lastKey, 0, internalKey.length);
+    lastKeyLength = internalKey.length;
+    long seq = InternalKey.trailer(internalKey, 0, internalKey.length) >>> 8;
+    minSeq = Math.min(minSeq, seq);
+    maxSeq = Math.max(maxSeq, seq);
+    entries++;
+    dataBytes += internalKey.length + value.length;
+    data.add(internalKey, value);
+    if (data.sizeEstimate() >= opts.blockSize()) {
+      guard(this::flushBlock);
+    }
+  }
+
+  /** Entries added so far. */
+  public long entries() {
+    return entries;
+  }
+
+  /** Bytes of data blocks so far, including the block being filled. */
+  public long dataSize() {
+    return blockStart - dataStart + (data.isEmpty() ? 0 : data.sizeEstimate() + TableFormat.TRAILER_SIZE);
+  }
+
+  /** An estimate of the file space the sequence would take if finished now (data and metadata). */
+  public long estimatedSize() {
+    long filter = bloom == null ? 0 : bloom.sizeBytes() + TableFormat.TRAILER_SIZE;
+    long keyLength = Math.max(lastKeyLength, 0);
+    long pendingIndexEntry = data.isEmpty() ? 0 : keyLength + 16;
+    long props = 96 + 2 * keyLength + TableFormat.TRAILER_SIZE;
+    return dataSize() + indexBlock.sizeEstimate() + pendingIndexEntry + TableFormat.TRAILER_SIZE + filter + props;
+  }
+
+  /**
+   * Writes the last data block and the metadata, syncs, then commits the sequence by rewriting
+   * the footer and syncing again. On any exception the sequence is not visible and the file reads
+   * as before.
+   *
+   * @throws TableFullException if data and metadata do not fit in the hole (the writer stays
+   *     usable)
+   * @throws IOException if a write or sync fails (the writer is then failed)
+   * @throws IllegalStateException if the sequence is empty (use {@link #abandon()}), finished or
+   *     abandoned
+   */
+  public SequenceHandle finish() throws IOException {
+    checkActive();
+    if (entries == 0) {
+      throw new IllegalStateException("cannot finish an empty sequence; abandon it instead");
+    }
+    SequenceHandle[] out = new SequenceHandle[1];
+    guard(() -> out[0] = commit());
+    ended = true;
+    owner.ended(this);
+    return out[0];
+  }
+
+  /** Drops the sequence; nothing of it becomes visible. Idempotent once ended. */
+  public void abandon() {
+    if (!ended) {
+      ended = true;
+      owner.ended(this);
+    }
+  }
+
+  private SequenceHandle commit() throws IOException {
+    if (!data.isEmpty()) {
+      flushBlock();
+    }
+    long dataEnd = blockStart;
+    ByteSink meta = new ByteSink(indexBlock.sizeEstimate() + 1024);
+    int indexLength = indexBlock.finishInto(meta, TableFormat.TYPE_INDEX);
+    int filterLength = 0;
+    if (bloom != null) {
+      byte[] filter = bloom.build().toBytes();
+      TableFormat.appendBlock(meta, filter, TableFormat.TYPE_FILTER);
+      filterLength = filter.length;
+    }
+    MetaPointer previous = index == 0 ? MetaPointer.NONE : owner.newestMetaPointer();
+    byte[] largest = Arrays.copyOf(lastKey, lastKeyLength);
+    SequenceHandle provisional = new SequenceHandle(index, dataStart, dataEnd, 0, 0, entries, dataBytes, smallest,
+        largest, minSeq, maxSeq);
+    byte[] props = new SequenceProps(provisional, indexLength, filterLength, previous).encode();
+    TableFormat.appendBlock(meta, props, TableFormat.TYPE_PROPERTIES);
+    long metaOffset = owner.placeMetadata(dataEnd, meta.size());
+    flushPending();
+    owner.write(metaOffset, meta.array(), 0, meta.size());
+    SequenceHandle h = new SequenceHandle(index, dataStart, dataEnd, metaOffset, meta.size(), entries, dataBytes,
+        smallest, largest, minSeq, maxSeq);
+    owner.commit(h, props.length);
+    return h;
+  }
+
+  private void flushBlock() throws IOException {
+    long sealed = data.sizeEstimate() + (long) TableFormat.TRAILER_SIZE;
+    if (blockStart + sealed > owner.holeEnd()) {
+      throw new TableFullException(owner.filePath(), blockStart + sealed - dataStart, freeAtStart);
+    }
+    int payload = data.finishInto(pending, TableFormat.TYPE_DATA);
+    handleScratch.reset();
+    handleScratch.putVarint(blockStart);
+    handleScratch.putVarint(payload);
+    indexBlock.add(lastKey, 0, lastKeyLength, handleScratch.array(), 0, handleScratch.size());
+    blockStart += payload + TableFormat.TRAILER_SIZE;
+    if (pending.size() >= WRITE_BUFFER) {
+      flushPending();
+    }
+  }
+
+  private void flushPending() throws IOException {
+    if (pending.size() > 0) {
+      owner.write(pendingStart, pending.array(), 0, pending.size());
+      pendingStart += pending.size();
+      pending.reset();
+    }
+  }
+
+  private interface IoStep {
+    void run() throws IOException;
+  }
+
+  /** Runs a step; a full table abandons the sequence, any other failure also fails the writer. */
+  private void guard(IoStep step) throws IOException {
+    try {
+      step.run();
+    } catch (TableFullException e) {
+      abandon();
+      throw e;
+    } catch (IOException | RuntimeException | Error e) {
+      owner.fail();
+      abandon();
+      throw e;
+    }
+  }
+
+  private void checkActive() {
+    owner.checkOpen();
+    if (ended) {
+      throw new IllegalStateException("sequence " + index + " of " + owner.filePath() + " was already finished or abandoned");
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.iam.core.tree;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The names of a store's files: one place, so recovery and cleanup agree on them. */
+public final class StoreFiles {
+
+  public static final String CURRENT = "CURRENT";
+  public static final String LOCK = "LOCK";
+
+  private static final Pattern TABLE = Pattern.compile("(\\d{6,})\\.mst");
+  private static final Pattern LOG = Pattern.compile("(\\d{6,})\\.log");
+  private static final Pattern MANIFEST = Pattern.compile("MANIFEST-(\\d{6,})");
+
+  private StoreFiles() {}
+
+  public static Path table(Path dir, long number) {
+    return dir.resolve(String.format("%06d.mst", number));
+  }
+
+  public static Path log(Path dir, long number) {
+    return dir.resolve(String.format("%06d.log", number));
+  }
+
+  public static Path manifest(Path dir, long number) {
+    return dir.resolve(String.format("MANIFEST-%06d", number));
+  }
+
+  public static OptionalLong tableNumber(Path p) {
+    return number(TABLE, p);
+  }
+
+  public static OptionalLong logNumber(Path p) {
+    return number(LOG, p);
+  }
+
+  public static OptionalLong manifestNumber(Path p) {
+    return number(MANIFEST, p);
+  }
+
+  private static OptionalLong number(Pattern pattern, Path p) {
+    Matcher m = pattern.matcher(p.getFileName().toString());
+    return m.matches() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+  }
+}

@@ -1,0 +1,180 @@
+package io.iam.core.tree;
+
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.key.KeyComparator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An immutable set of live table files by level. Level 0 holds flushed files whose key ranges may
+ * overlap, newest first; every deeper level holds files with disjoint key ranges, sorted by key.
+ * Readers pin a version with {@link #ref()} / {@link #unref()} so its files outlive compactions
+ * that replace them.
+ */
+public final class Version {
+
+  private final InternalKeyComparator cmp;
+  private final List<List<FileMeta>> levels;
+  private final AtomicInteger refs = new AtomicInteger();
+
+  Version(InternalKeyComparator cmp, List<List<FileMeta>> levels) {
+    this.cmp = cmp;
+    List<List<FileMeta>> copy = new ArrayList<>();
+    for (List<FileMeta> l : levels) {
+      copy.add(List.copyOf(l));
+    }
+    this.levels = List.copyOf(copy);
+  }
+
+  static Version empty(InternalKeyComparator cmp, int numLevels) {
+    List<List<FileMeta>> levels = new ArrayList<>();
+    for (int i = 0; i < numLevels; i++) {
+      levels.add(List.of());
+    }
+    return new Version(cmp, levels);
+  }
+
+  public int numLevels() {
+    return levels.size();
+  }
+
+  /** The files of a level: level 0 newest first, deeper levels by key. */
+  public List<FileMeta> files(int level) {
+    return levels.get(level);
+  }
+
+  public long levelBytes(int level) {
+    long sum = 0;
+    for (FileMeta f : levels.get(level)) {
+      sum += f.fileSize();
+    }
+    return sum;
+  }
+
+  /** Every file of every level. */
+  public List<FileMeta> allFiles() {
+    List<FileMeta> all = new ArrayList<>();
+    levels.forEach(all::addAll);
+    return all;
+  }
+
+  /**
+   * The one file of level {@code level} ≥ 1 whose range may hold {@code userKey}, or null.
+   * Binary search on the files' largest keys.
+   */
+  public FileMeta fileFor(int level, byte[] userKey) {
+    List<FileMeta> files = levels.get(level);
+    KeyComparator user = cmp.userComparator();
+    int lo = 0;
+    int hi = files.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      byte[] largest = files.get(mid).largestRef();
+      if (user.compare(largest, 0, InternalKey.userKeyLength(largest.length), userKey, 0, userKey.length) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo == files.size()) {
+      return null;
+    }
+    FileMeta f = files.get(lo);
+    byte[] smallest = f.smallestRef();
+    return user.compare(smallest, 0, InternalKey.userKeyLength(smallest.length), userKey, 0, userKey.length) <= 0 ? f : null;
+  }
+
+  /** Whether a file's user-key range contains {@code userKey}. */
+  public boolean covers(FileMeta f, byte[] userKey) {
+    KeyComparator user = cmp.userComparator();
+    byte[] s = f.smallestRef();
+    byte[] l = f.largestRef();
+    return user.compare(s, 0, InternalKey.userKeyLength(s.length), userKey, 0, userKey.length) <= 0
+        && user.compare(l, 0, InternalKey.userKeyLength(l.length), userKey, 0, userKey.length) >= 0;
+  }
+
+  /** Files of {@code level} whose user-key range meets [smallestUser, largestUser] (nulls are open). */
+  public List<FileMeta> overlapping(int level, byte[] smallestUser, byte[] largestUser) {
+    KeyComparator user = cmp.userComparator();
+    List<FileMeta> out = new ArrayList<>();
+    for (FileMeta f : levels.get(level)) {
+      byte[] s = f.smallestRef();
+      byte[] l = f.largestRef();
+      boolean before = smallestUser != null
+          && user.compare(l, 0, InternalKey.userKeyLength(l.length), smallestUser, 0, smallestUser.length) < 0;
+      boolean after = largestUser != null
+          && user.compare(s, 0, InternalKey.userKeyLength(s.length), largestUser, 0, largestUser.length) > 0;
+      if (!before && !after) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /** The version this one becomes after {@code edit}. */
+  Version apply(VersionEdit edit) {
+    List<Map<Long, FileMeta>> byLevel = new ArrayList<>();
+    for (List<FileMeta> l : levels) {
+      Map<Long, FileMeta> m = new HashMap<>();
+      for (FileMeta f : l) {
+        m.put(f.fileNumber(), f);
+      }
+      byLevel.add(m);
+    }
+    for (VersionEdit.Removal r : edit.removed()) {
+      if (byLevel.get(r.level()).remove(r.fileNumber()) == null) {
+        throw new IllegalStateException("edit removes file " + r.fileNumber() + " absent from level " + r.level());
+      }
+    }
+    for (VersionEdit.LevelFile a : edit.added()) {
+      byLevel.get(a.level()).put(a.file().fileNumber(), a.file());
+    }
+    List<List<FileMeta>> out = new ArrayList<>();
+    for (int level = 0; level < byLevel.size(); level++) {
+      List<FileMeta> files = new ArrayList<>(byLevel.get(level).values());
+      if (level == 0) {
+        files.sort(Comparator.comparingLong(FileMeta::largestSequence).thenComparingLong(FileMeta::fileNumber).reversed());
+      } else {
+        files.sort((a, b) -> cmp.compare(a.smallestRef(), b.smallestRef()));
+        for (int i = 1; i < files.size(); i++) {
+          if (cmp.compare(files.get(i - 1).largestRef(), files.get(i).smallestRef()) >= 0) {
+            throw new IllegalStateException("overlapping files on level " + level + ": "
+                + files.get(i - 1) + " and " + files.get(i));
+          }
+        }
+      }
+      out.add(files);
+    }
+    return new Version(cmp, out);
+  }
+
+  public void ref() {
+    refs.incrementAndGet();
+  }
+
+  public void unref() {
+    if (refs.decrementAndGet() < 0) {
+      throw new IllegalStateException("version released more often than pinned");
+    }
+  }
+
+  boolean pinned() {
+    return refs.get() > 0;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < levels.size(); i++) {
+      if (!levels.get(i).isEmpty()) {
+        sb.append("L").append(i).append(levels.get(i)).append(' ');
+      }
+    }
+    return sb.toString().trim();
+  }
+}

@@ -1,0 +1,185 @@
+package io.iam.core.tree;
+
+import io.iam.core.util.Coding;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One atomic change to the set of live files, as recorded in the manifest: files added and
+ * removed per level, and the counters that must survive a restart. Edits are applied in order;
+ * an edit is either wholly in the manifest or not at all (one log record each).
+ */
+public final class VersionEdit {
+
+  /** A file placed on, or removed from, a level. */
+  public record LevelFile(int level, FileMeta file) {}
+
+  /** A file removed from a level. */
+  public record Removal(int level, long fileNumber) {}
+
+  private static final int TAG_COMPARATOR = 1;
+  private static final int TAG_LOG_NUMBER = 2;
+  private static final int TAG_NEXT_FILE = 3;
+  private static final int TAG_LAST_SEQUENCE = 4;
+  private static final int TAG_REMOVE = 5;
+  private static final int TAG_ADD = 6;
+
+  private String comparatorName;
+  private Long logNumber;
+  private Long nextFileNumber;
+  private Long lastSequence;
+  private final List<Removal> removed = new ArrayList<>();
+  private final List<LevelFile> added = new ArrayList<>();
+
+  public VersionEdit comparator(String name) {
+    this.comparatorName = name;
+    return this;
+  }
+
+  /** Logs numbered below this hold nothing that is not in table files. */
+  public VersionEdit logNumber(long n) {
+    this.logNumber = n;
+    return this;
+  }
+
+  public VersionEdit nextFileNumber(long n) {
+    this.nextFileNumber = n;
+    return this;
+  }
+
+  public VersionEdit lastSequence(long s) {
+    this.lastSequence = s;
+    return this;
+  }
+
+  public VersionEdit remove(int level, long fileNumber) {
+    removed.add(new Removal(level, fileNumber));
+    return this;
+  }
+
+  public VersionEdit add(int level, FileMeta file) {
+    added.add(new LevelFile(level, file));
+    return this;
+  }
+
+  public String comparatorName() {
+    return comparatorName;
+  }
+
+  public Long logNumber() {
+    return logNumber;
+  }
+
+  public Long nextFileNumber() {
+    return nextFileNumber;
+  }
+
+  public Long lastSequence() {
+    return lastSequence;
+  }
+
+  public List<Removal> removed() {
+    return List.copyOf(removed);
+  }
+
+  public List<LevelFile> added() {
+    return List.copyOf(added);
+  }
+
+  /** The edit as one manifest record. */
+  public byte[] encode() {
+    Out out = new Out();
+    if (comparatorName != null) {
+      out.varint(TAG_COMPARATOR).bytes(comparatorName.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    if (logNumber != null) {
+      out.varint(TAG_LOG_NUMBER).varint(logNumber);
+    }
+    if (nextFileNumber != null) {
+      out.varint(TAG_NEXT_FILE).varint(nextFileNumber);
+    }
+    if (lastSequence != null) {
+      out.varint(TAG_LAST_SEQUENCE).varint(lastSequence);
+    }
+    for (Removal r : removed) {
+      out.varint(TAG_REMOVE).varint(r.level()).varint(r.fileNumber());
+    }
+    for (LevelFile a : added) {
+      FileMeta f = a.file();
+      out.varint(TAG_ADD).varint(a.level()).varint(f.fileNumber()).varint(f.fileSize())
+          .varint(f.sequenceCount()).varint(f.entries()).bytes(f.smallestRef()).bytes(f.largestRef())
+          .varint(f.smallestSequence()).varint(f.largestSequence());
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Reads an edit.
+   *
+   * @throws IllegalArgumentException if the record is malformed
+   */
+  public static VersionEdit decode(byte[] record) {
+    VersionEdit e = new VersionEdit();
+    int[] pos = {0};
+    int limit = record.length;
+    while (pos[0] < limit) {
+      int tag = (int) Coding.getVarint(record, pos, limit);
+      switch (tag) {
+        case TAG_COMPARATOR -> e.comparatorName = new String(bytes(record, pos, limit), java.nio.charset.StandardCharsets.UTF_8);
+        case TAG_LOG_NUMBER -> e.logNumber = Coding.getVarint(record, pos, limit);
+        case TAG_NEXT_FILE -> e.nextFileNumber = Coding.getVarint(record, pos, limit);
+        case TAG_LAST_SEQUENCE -> e.lastSequence = Coding.getVarint(record, pos, limit);
+        case TAG_REMOVE -> e.remove((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit));
+        case TAG_ADD -> {
+          int level = (int) Coding.getVarint(record, pos, limit);
+          long number = Coding.getVarint(record, pos, limit);
+          long size = Coding.getVarint(record, pos, limit);
+          int sequences = (int) Coding.getVarint(record, pos, limit);
+          long entries = Coding.getVarint(record, pos, limit);
+          byte[] smallest = bytes(record, pos, limit);
+          byte[] largest = bytes(record, pos, limit);
+          long smallestSeq = Coding.getVarint(record, pos, limit);
+          long largestSeq = Coding.getVarint(record, pos, limit);
+          e.add(level, new FileMeta(number, size, sequences, entries, smallest, largest, smallestSeq, largestSeq));
+        }
+        default -> throw new IllegalArgumentException("unknown version edit tag " + tag);
+      }
+    }
+    return e;
+  }
+
+  private static byte[] bytes(byte[] src, int[] pos, int limit) {
+    long n = Coding.getVarint(src, pos, limit);
+    if (n < 0 || n > limit - pos[0]) {
+      throw new IllegalArgumentException("bad length " + n);
+    }
+    byte[] out = new byte[(int) n];
+    System.arraycopy(src, pos[0], out, 0, out.length);
+    pos[0] += out.length;
+    return out;
+  }
+
+  /** A small growable encoder. */
+  private static final class Out extends ByteArrayOutputStream {
+    private final byte[] scratch = new byte[10];
+
+    Out varint(long v) {
+      int n = Coding.putVarint(scratch, 0, v);
+      write(scratch, 0, n);
+      return this;
+    }
+
+    Out bytes(byte[] b) {
+      varint(b.length);
+      write(b, 0, b.length);
+      return this;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "edit{log=" + logNumber + " next=" + nextFileNumber + " last=" + lastSequence
+        + " -" + removed + " +" + added.stream().map(a -> "L" + a.level() + a.file()).toList() + "}";
+  }
+}

@@ -1,0 +1,262 @@
+package io.iam.core.tree;
+
+import io.iam.core.fs.Fs;
+import io.iam.core.fs.FsFile;
+import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.wal.LogReader;
+import io.iam.core.wal.LogWriter;
+import io.iam.core.wal.RecoveryMode;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The store's history of versions and its manifest: an append-only log of {@link VersionEdit}s,
+ * named by the file {@code CURRENT}. {@link #logAndApply} makes an edit durable before the new
+ * version becomes current, so a crash leaves either the old or the new version, never a mix.
+ * Also owns the counters that must survive restarts (next file number, last sequence, log
+ * number). Thread-safe: edits are serialized on this object.
+ */
+public final class VersionSet implements Closeable {
+
+  private final Fs fs;
+  private final Path dir;
+  private final InternalKeyComparator cmp;
+  private final List<Version> retired = new ArrayList<>();
+  private volatile Version current;
+  private long nextFileNumber = 2;
+  private volatile long lastSequence;
+  private long logNumber;
+  private long manifestNumber;
+  private FsFile manifestFile;
+  private LogWriter manifest;
+
+  private VersionSet(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) {
+    this.fs = fs;
+    this.dir = dir;
+    this.cmp = cmp;
+    this.current = Version.empty(cmp, numLevels);
+  }
+
+  /** Starts the manifest of a new, empty store in {@code dir}. */
+  public static VersionSet create(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) throws IOException {
+    VersionSet vs = new VersionSet(fs, dir, cmp, numLevels);
+    vs.writeNewManifest();
+    return vs;
+  }
+
+  /**
+   * Recovers the versions of an existing store from its manifest, then starts a fresh manifest
+   * holding one edit with the whole state.
+   *
+   * @throws IOException naming the file and offset if the manifest is damaged, or if it was
+   *     written with another comparator
+   */
+  public static VersionSet recover(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) throws IOException {
+    VersionSet vs = new VersionSet(fs, dir, cmp, numLevels);
+    Path manifestPath = dir.resolve(readCurrent(fs, dir));
+    try (FsFile file = fs.open(manifestPath, Fs.Mode.READ);
+        LogReader reader = new LogReader(file, manifestPath, RecoveryMode.TOLERATE_CORRUPTED_TAIL)) {
+      byte[] record;
+      boolean sawComparator = false;
+      while ((record = reader.next()) != null) {
+        VersionEdit edit;
+        try {
+          edit = VersionEdit.decode(record);
+        } catch (IllegalArgumentException e) {
+          throw new IOException(manifestPath + ": malformed version edit ending at offset "
+              + reader.validLength() + ": " + e.getMessage(), e);
+        }
+        if (edit.comparatorName() != null) {
+          sawComparator = true;
+          if (!edit.comparatorName().equals(cmp.userComparator().name())) {
+            throw new IOException("store " + dir + " was created with comparator '" + edit.comparatorName()
+                + "', not '" + cmp.userComparator().name() + "'");
+          }
+        }
+        vs.applyCounters(edit);
+        try {
+          vs.current = vs.current.apply(edit);
+        } catch (IllegalStateException e) {
+          throw new IOException(manifestPath + ": inconsistent edit ending at offset " + reader.validLength() + ": " + e.getMessage(), e);
+        }
+      }
+      if (!sawComparator) {
+        throw new IOException(manifestPath + ": no comparator recorded; not a complete manifest");
+      }
+    }
+    vs.manifestNumber = StoreFiles.manifestNumber(manifestPath).orElse(1);
+    vs.nextFileNumber = Math.max(vs.nextFileNumber, vs.manifestNumber + 1);
+    vs.writeNewManifest();
+    return vs;
+  }
+
+  /** The manifest file named by CURRENT. */
+  static String readCurrent(Fs fs, Path dir) throws IOException {
+    Path current = dir.resolve(StoreFiles.CURRENT);
+    try (FsFile f = fs.open(current, Fs.Mode.READ)) {
+      long size = f.size();
+      if (size <= 0 || size > 256) {
+        throw new IOException(current + ": unexpected length " + size);
+      }
+      ByteBuffer buf = ByteBuffer.allocate((int) size);
+      f.readFully(0, buf);
+      String name = new String(buf.array(), StandardCharsets.UTF_8);
+      if (!name.endsWith("\n") || StoreFiles.manifestNumber(Path.of(name.trim())).isEmpty()) {
+        throw new IOException(current + ": does not name a manifest");
+      }
+      return name.trim();
+    }
+  }
+
+  private void applyCounters(VersionEdit edit) {
+    if (edit.logNumber() != null) {
+      logNumber = edit.logNumber();
+    }
+    if (edit.nextFileNumber() != null) {
+      nextFileNumber = edit.nextFileNumber();
+    }
+    if (edit.lastSequence() != null) {
+      lastSequence = edit.lastSequence();
+    }
+  }
+
+  /** Writes a new manifest with the whole current state and points CURRENT at it. */
+  private void writeNewManifest() throws IOException {
+    long number = nextFileNumber++;
+    Path path = StoreFiles.manifest(dir, number);
+    FsFile file = fs.open(path, Fs.Mode.CREATE_NEW);
+    LogWriter writer = new LogWriter(file, path, 0);
+    VersionEdit snapshot = new VersionEdit()
+        .comparator(cmp.userComparator().name())
+        .logNumber(logNumber)
+        .nextFileNumber(nextFileNumber)
+        .lastSequence(lastSequence);
+    for (int level = 0; level < current.numLevels(); level++) {
+      for (FileMeta f : current.files(level)) {
+        snapshot.add(level, f);
+      }
+    }
+    writer.addRecord(snapshot.encode());
+    writer.sync();
+    Path tmp = dir.resolve(StoreFiles.CURRENT + ".tmp");
+    try (FsFile cur = fs.open(tmp, Fs.Mode.WRITE)) {
+      cur.truncate(0);
+      cur.write(0, ByteBuffer.wrap((path.getFileName() + "\n").getBytes(StandardCharsets.UTF_8)));
+      cur.sync();
+    }
+    fs.rename(tmp, dir.resolve(StoreFiles.CURRENT));
+    fs.syncDirectory(dir);
+    long old = manifestNumber;
+    closeManifest();
+    manifest = writer;
+    manifestFile = file;
+    manifestNumber = number;
+    if (old != 0 && old != number) {
+      fs.delete(StoreFiles.manifest(dir, old));
+    }
+  }
+
+  /**
+   * Records {@code edit} durably, then makes the version it produces current. The edit also
+   * carries the current next-file-number and last-sequence counters.
+   *
+   * @throws IOException if the manifest could not be written; the current version is unchanged
+   */
+  public synchronized Version logAndApply(VersionEdit edit) throws IOException {
+    if (edit.logNumber() == null) {
+      edit.logNumber(logNumber);
+    }
+    edit.nextFileNumber(nextFileNumber).lastSequence(lastSequence);
+    Version next = current.apply(edit);
+    manifest.addRecord(edit.encode());
+    manifest.sync();
+    logNumber = edit.logNumber();
+    Version previous = current;
+    retired.add(previous);
+    current = next;
+    return next;
+  }
+
+  /** The current version; pin it with {@link Version#ref()} if it must outlive later edits. */
+  public Version current() {
+    return current;
+  }
+
+  /** Pins and returns the current version atomically with respect to edits. */
+  public synchronized Version pinCurrent() {
+    Version v = current;
+    v.ref();
+    return v;
+  }
+
+  /**
+   * Makes sure new files get numbers above {@code number}: a crash can leave files numbered after
+   * the last manifest edit (a flush or compaction that never committed).
+   */
+  public synchronized void markFileNumberUsed(long number) {
+    if (nextFileNumber <= number) {
+      nextFileNumber = number + 1;
+    }
+  }
+
+  public synchronized long newFileNumber() {
+    return nextFileNumber++;
+  }
+
+  public long lastSequence() {
+    return lastSequence;
+  }
+
+  /** Called under the store's write lock after a batch is applied. */
+  public void setLastSequence(long sequence) {
+    if (sequence < lastSequence) {
+      throw new IllegalArgumentException("sequence numbers never go back: " + sequence + " < " + lastSequence);
+    }
+    lastSequence = sequence;
+  }
+
+  public synchronized long logNumber() {
+    return logNumber;
+  }
+
+  public synchronized long manifestNumber() {
+    return manifestNumber;
+  }
+
+  /** Numbers of the table files referenced by the current version or any pinned older one. */
+  public synchronized Set<Long> liveFiles() {
+    Set<Long> live = new HashSet<>();
+    for (Iterator<Version> it = retired.iterator(); it.hasNext(); ) {
+      Version v = it.next();
+      if (v.pinned()) {
+        v.allFiles().forEach(f -> live.add(f.fileNumber()));
+      } else {
+        it.remove();
+      }
+    }
+    current.allFiles().forEach(f -> live.add(f.fileNumber()));
+    return live;
+  }
+
+  private void closeManifest() throws IOException {
+    if (manifest != null) {
+      manifest.close();
+      manifestFile.close();
+      manifest = null;
+      manifestFile = null;
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    closeManifest();
+  }
+}

@@ -1,0 +1,213 @@
+package io.iam.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.option.OptionValues;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Model-based test: seeded random sequences of put, delete, get, scan, snapshot reads, write
+ * batches, settles and reopens, each checked against a TreeMap model at every step. Tiny
+ * memtables and files make flushes and compactions happen all the time. A failure names the
+ * seed and the step; {@code -Diam.model.ops=N} runs longer cases.
+ */
+@Timeout(300)
+class StoreModelTest {
+
+  private static final int OPS = Integer.getInteger("iam.model.ops", 100_000);
+
+  /** Unsigned-byte order, as the store's default comparator. */
+  private static TreeMap<byte[], byte[]> newModel() {
+    return new TreeMap<>(Arrays::compareUnsigned);
+  }
+
+  static OptionValues smallOptions(int threads) {
+    return StoreOptions.parse(Map.of(
+        "memtable-size", "64KiB",
+        "target-file-size", "64KiB",
+        "level-base-size", "256KiB",
+        "block-cache-size", "256KiB",
+        "l0-compaction-trigger", "2",
+        "background-threads", Integer.toString(threads)));
+  }
+
+  private record Snap(Snapshot snapshot, TreeMap<byte[], byte[]> model) {}
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3})
+  void randomOperationsMatchTheModel(long seed, @TempDir Path dir) throws Exception {
+    run(seed, dir, 1);
+  }
+
+  @ParameterizedTest(name = "seed {0}, 4 background threads")
+  @ValueSource(longs = {4})
+  void randomOperationsMatchTheModelWithFourThreads(long seed, @TempDir Path dir) throws Exception {
+    run(seed, dir, 4);
+  }
+
+  private void run(long seed, Path dir, int threads) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    TreeMap<byte[], byte[]> model = newModel();
+    List<Snap> snaps = new ArrayList<>();
+    OptionValues options = smallOptions(threads);
+    IamStore store = IamStore.open(dir, options);
+    try {
+      for (int step = 0; step < OPS; step++) {
+        String at = "seed " + seed + " step " + step;
+        int op = random.nextInt(100);
+        if (op < 40) {
+          byte[] k = key(random);
+          byte[] v = value(random);
+          store.put(k, v);
+          model.put(k, v);
+        } else if (op < 50) {
+          byte[] k = key(random);
+          store.delete(k);
+          model.remove(k);
+        } else if (op < 75) {
+          byte[] k = key(random);
+          byte[] expected = model.get(k);
+          byte[] actual = store.get(k);
+          if (expected == null) {
+            assertNull(actual, at + ": get " + str(k));
+          } else {
+            assertArrayEquals(expected, actual, at + ": get " + str(k));
+          }
+        } else if (op < 80) {
+          WriteBatch batch = new WriteBatch();
+          int n = 1 + random.nextInt(20);
+          for (int i = 0; i < n; i++) {
+            byte[] k = key(random);
+            if (random.nextInt(4) == 0) {
+              batch.delete(k);
+              model.remove(k);
+            } else {
+              byte[] v = value(random);
+              batch.put(k, v);
+              model.put(k, v);
+            }
+          }
+          store.write(batch, random.nextInt(10) == 0 ? WriteOptions.SYNC : WriteOptions.DEFAULT);
+        } else if (op < 85) {
+          scan(store, ReadOptions.DEFAULT, model, random, at);
+        } else if (op < 88) {
+          if (snaps.size() < 4) {
+            snaps.add(new Snap(store.snapshot(), new TreeMap<>(model)));
+          } else {
+            snaps.remove(random.nextInt(snaps.size())).snapshot().close();
+          }
+        } else if (op < 96) {
+          if (!snaps.isEmpty()) {
+            Snap s = snaps.get(random.nextInt(snaps.size()));
+            if (random.nextBoolean()) {
+              byte[] k = key(random);
+              byte[] expected = s.model().get(k);
+              byte[] actual = store.get(k, ReadOptions.at(s.snapshot()));
+              if (expected == null) {
+                assertNull(actual, at + ": snapshot get " + str(k));
+              } else {
+                assertArrayEquals(expected, actual, at + ": snapshot get " + str(k));
+              }
+            } else {
+              scan(store, ReadOptions.at(s.snapshot()), s.model(), random, at + " (snapshot)");
+            }
+          }
+        } else if (op < 99) {
+          if (random.nextInt(20) == 0) {
+            store.flushAndSettle();
+          }
+        } else if (random.nextInt(10) == 0) {
+          snaps.forEach(s -> s.snapshot().close());
+          snaps.clear();
+          store.close();
+          store = IamStore.open(dir, options);
+        }
+      }
+      store.flushAndSettle();
+      fullCheck(store, model, "seed " + seed + " at the end");
+      assertTrue(store.verify() > 0);
+      snaps.forEach(s -> s.snapshot().close());
+      store.close();
+      store = IamStore.open(dir, options);
+      fullCheck(store, model, "seed " + seed + " after the last reopen");
+      assertTrue(store.statistics().asMap().containsKey("write-amplification"));
+    } finally {
+      store.close();
+    }
+  }
+
+  private static void scan(IamStore store, ReadOptions opts, TreeMap<byte[], byte[]> model, SplittableRandom random, String at)
+      throws java.io.IOException {
+    byte[] from = key(random);
+    int limit = 1 + random.nextInt(30);
+    try (StoreIterator it = store.iterator(opts)) {
+      it.seek(from);
+      var expected = model.tailMap(from, true).entrySet().iterator();
+      for (int i = 0; i < limit && expected.hasNext(); i++) {
+        var e = expected.next();
+        assertTrue(it.valid(), at + ": scan from " + str(from) + " ended early before " + str(e.getKey()));
+        assertArrayEquals(e.getKey(), it.key(), at + ": scan key");
+        assertArrayEquals(e.getValue(), it.value(), at + ": scan value of " + str(e.getKey()));
+        it.next();
+      }
+      if (!expected.hasNext()) {
+        assertTrue(!it.valid(), at + ": scan from " + str(from) + " returned extra key");
+      }
+    }
+  }
+
+  static void fullCheck(IamStore store, TreeMap<byte[], byte[]> model, String at) throws Exception {
+    try (StoreIterator it = store.iterator()) {
+      it.seekToFirst();
+      for (var e : model.entrySet()) {
+        assertTrue(it.valid(), at + ": missing " + str(e.getKey()));
+        assertArrayEquals(e.getKey(), it.key(), at);
+        assertArrayEquals(e.getValue(), it.value(), at);
+        it.next();
+      }
+      assertTrue(!it.valid(), at + ": extra keys in the store");
+    }
+    for (var e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), store.get(e.getKey()), at + ": get " + str(e.getKey()));
+    }
+    assertEquals(model.size(), countKeys(store), at);
+  }
+
+  private static int countKeys(IamStore store) throws java.io.IOException {
+    int n = 0;
+    try (StoreIterator it = store.iterator()) {
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static byte[] key(SplittableRandom random) {
+    return String.format("key%05d", random.nextInt(3000)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(SplittableRandom random) {
+    byte[] v = new byte[random.nextInt(300)];
+    random.nextBytes(v);
+    return v;
+  }
+
+  private static String str(byte[] k) {
+    return new String(k, StandardCharsets.UTF_8);
+  }
+}
