@@ -3,7 +3,6 @@ package io.iam.core.fs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
 
@@ -13,7 +12,7 @@ import java.util.function.BiPredicate;
  * operation throws {@link InjectedFault} (an {@link IOException}) and has no effect. Thread-safe;
  * the rule can be changed while a store runs.
  */
-public final class FaultInjectingFs implements Fs {
+public final class FaultInjectingFs extends ForwardingFs {
 
   /** The operations a rule can fail. */
   public enum Op {
@@ -29,12 +28,11 @@ public final class FaultInjectingFs implements Fs {
     }
   }
 
-  private final Fs delegate;
   private volatile BiPredicate<Op, Path> rule = (op, path) -> false;
   private final AtomicLong injected = new AtomicLong();
 
   public FaultInjectingFs(Fs delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Fails every operation for which {@code rule} is true, from now on. */
@@ -62,39 +60,28 @@ public final class FaultInjectingFs implements Fs {
   @Override
   public FsFile open(Path path, Mode mode) throws IOException {
     check(Op.OPEN, path);
-    FsFile f = delegate.open(path, mode);
-    return new FsFile() {
-      @Override
-      public void readFully(long position, ByteBuffer dst) throws IOException {
-        f.readFully(position, dst);
-      }
+    return super.open(path, mode);
+  }
 
+  @Override
+  protected FsFile wrap(Path path, FsFile file) {
+    return new ForwardingFsFile(file) {
       @Override
       public void write(long position, ByteBuffer src) throws IOException {
         check(Op.WRITE, path);
-        f.write(position, src);
-      }
-
-      @Override
-      public long size() throws IOException {
-        return f.size();
+        super.write(position, src);
       }
 
       @Override
       public void sync() throws IOException {
         check(Op.SYNC, path);
-        f.sync();
+        super.sync();
       }
 
       @Override
       public void truncate(long size) throws IOException {
         check(Op.TRUNCATE, path);
-        f.truncate(size);
-      }
-
-      @Override
-      public void close() throws IOException {
-        f.close();
+        super.truncate(size);
       }
     };
   }
@@ -102,43 +89,18 @@ public final class FaultInjectingFs implements Fs {
   @Override
   public void rename(Path from, Path to) throws IOException {
     check(Op.RENAME, from);
-    delegate.rename(from, to);
+    super.rename(from, to);
   }
 
   @Override
   public void delete(Path path) throws IOException {
     check(Op.DELETE, path);
-    delegate.delete(path);
-  }
-
-  @Override
-  public boolean exists(Path path) {
-    return delegate.exists(path);
-  }
-
-  @Override
-  public List<Path> list(Path dir) throws IOException {
-    return delegate.list(dir);
-  }
-
-  @Override
-  public void createDirectories(Path dir) throws IOException {
-    delegate.createDirectories(dir);
+    super.delete(path);
   }
 
   @Override
   public void syncDirectory(Path dir) throws IOException {
     check(Op.SYNC_DIRECTORY, dir);
-    delegate.syncDirectory(dir);
-  }
-
-  @Override
-  public FsLock lock(Path lockFile) throws IOException {
-    return delegate.lock(lockFile);
-  }
-
-  @Override
-  public long usableSpace(Path path) throws IOException {
-    return delegate.usableSpace(path);
+    super.syncDirectory(dir);
   }
 }

@@ -23,6 +23,7 @@ import io.iam.core.fs.FaultInjectingFs;
 import io.iam.core.fs.FaultInjectingFs.InjectedFault;
 import io.iam.core.fs.FaultInjectingFs.Op;
 import io.iam.core.fs.Fs;
+import io.iam.core.fs.ForwardingFsFile;
 import io.iam.core.fs.FsFile;
 import io.iam.core.util.Checksums;
 import io.iam.core.util.Coding;
@@ -99,43 +100,17 @@ class LogWriterTest {
   }
 
   /** Counts the writes an FsFile receives. */
-  private static final class RecordingFile implements FsFile {
-    final FsFile delegate;
+  private static final class RecordingFile extends ForwardingFsFile {
     final List<long[]> writes = new ArrayList<>();
 
     RecordingFile(FsFile delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void readFully(long position, ByteBuffer dst) throws IOException {
-      delegate.readFully(position, dst);
+      super(delegate);
     }
 
     @Override
     public void write(long position, ByteBuffer src) throws IOException {
       writes.add(new long[] {position, src.remaining()});
-      delegate.write(position, src);
-    }
-
-    @Override
-    public long size() throws IOException {
-      return delegate.size();
-    }
-
-    @Override
-    public void sync() throws IOException {
-      delegate.sync();
-    }
-
-    @Override
-    public void truncate(long size) throws IOException {
-      delegate.truncate(size);
-    }
-
-    @Override
-    public void close() throws IOException {
-      delegate.close();
+      super.write(position, src);
     }
   }
 

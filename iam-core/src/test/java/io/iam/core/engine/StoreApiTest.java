@@ -1,0 +1,156 @@
+package io.iam.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.fs.LocalFs;
+import io.iam.core.key.BytewiseComparator;
+import io.iam.core.key.KeyComparator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class StoreApiTest {
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Descending unsigned byte order. */
+  private static final KeyComparator REVERSE = new KeyComparator() {
+    @Override
+    public int compare(byte[] a, int aOff, int aLen, byte[] c, int cOff, int cLen) {
+      return BytewiseComparator.INSTANCE.compare(c, cOff, cLen, a, aOff, aLen);
+    }
+
+    @Override
+    public String name() {
+      return "test.Reverse";
+    }
+  };
+
+  @Test
+  void aCustomComparatorOrdersIterationAndIsRecordedInTheStore(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(LocalFs.INSTANCE, dir, StoreModelTest.smallOptions(1), REVERSE)) {
+      for (int i = 0; i < 3000; i++) {
+        store.put(b(String.format("k%04d", i)), b("v" + i));
+      }
+      store.flushAndSettle();
+      try (StoreIterator it = store.iterator()) {
+        it.seekToFirst();
+        for (int i = 2999; i >= 0; i--) {
+          assertTrue(it.valid());
+          assertArrayEquals(b(String.format("k%04d", i)), it.key());
+          it.next();
+        }
+      }
+      assertArrayEquals(b("v17"), store.get(b("k0017")));
+    }
+    IOException e = assertThrows(IOException.class,
+        () -> IamStore.open(LocalFs.INSTANCE, dir, StoreModelTest.smallOptions(1), BytewiseComparator.INSTANCE));
+    assertTrue(e.getMessage().contains("test.Reverse"), e.getMessage());
+  }
+
+  @Test
+  void concurrentSyncedWritersShareFsyncs(@TempDir Path dir) throws Exception {
+    int threads = 8;
+    int perThread = 150;
+    try (IamStore store = IamStore.open(dir)) {
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int id = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < perThread; i++) {
+            store.put(b("t" + id + "-" + i), b("v" + i), WriteOptions.SYNC);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+      pool.shutdown();
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < perThread; i++) {
+          assertArrayEquals(b("v" + i), store.get(b("t" + t + "-" + i)));
+        }
+      }
+      long syncs = store.statistics().asMap().get("wal.syncs").longValue();
+      assertTrue(syncs > 0 && syncs < threads * perThread,
+          "expected group commit to share fsyncs: " + syncs + " syncs for " + threads * perThread + " synced writes");
+    }
+  }
+
+  @Test
+  void scansNeverSeeHalfABatch(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, StoreModelTest.smallOptions(2))) {
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicLong scans = new AtomicLong();
+      Thread reader = new Thread(() -> {
+        while (!stop.get()) {
+          try (StoreIterator it = store.iterator()) {
+            long n = 0;
+            for (it.seekToFirst(); it.valid(); it.next()) {
+              n++;
+            }
+            assertEquals(0, n % 3, "a scan saw part of a batch");
+            scans.incrementAndGet();
+          } catch (IOException e) {
+            throw new RuntimeException(e);
+          }
+        }
+      });
+      List<Throwable> failures = new ArrayList<>();
+      reader.setUncaughtExceptionHandler((t, e) -> failures.add(e));
+      reader.start();
+      for (int i = 0; i < 3000; i++) {
+        store.write(new WriteBatch().put(b(i + "a"), b("x")).put(b(i + "b"), b("y")).put(b(i + "c"), b("z")),
+            WriteOptions.DEFAULT);
+      }
+      stop.set(true);
+      reader.join();
+      assertTrue(failures.isEmpty(), failures.toString());
+      assertTrue(scans.get() > 0);
+    }
+  }
+
+  @Test
+  void statisticsArePrintableAndComplete(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, StoreModelTest.smallOptions(1))) {
+      for (int i = 0; i < 5000; i++) {
+        store.put(b(String.format("%08d", (i * 7919) % 5000)), new byte[200]);
+      }
+      store.flushAndSettle();
+      Statistics s = store.statistics();
+      assertTrue(s.writeAmplification() >= 1.0, "write-amp " + s.writeAmplification());
+      assertTrue(s.writeAmplificationWithWal() > s.writeAmplification());
+      assertEquals(s.flushBytes(), s.bytesWrittenTo(0));
+      double perLevel = 0;
+      for (int level = 0; level < s.levels(); level++) {
+        perLevel += s.writeAmplification(level);
+      }
+      assertEquals(s.writeAmplification(), perLevel, 1e-9);
+      String table = store.describe();
+      assertTrue(table.contains("L0") && table.contains("W-Amp") && table.contains("block cache"), table);
+      var props = store.properties();
+      assertNotNull(props.get("level.1.files"));
+      assertEquals(store.diskBytes(), props.get("disk.bytes").longValue());
+      assertTrue(props.get("bloom.checked").longValue() >= 0);
+    }
+  }
+}
