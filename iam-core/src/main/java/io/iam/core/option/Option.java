@@ -79,6 +79,16 @@ public final class Option<T extends Comparable<T>> {
 
   /** The allowed range in words, for error messages and docs. */
   public String describeBounds() {
+    if (min instanceof Enum<?> lo && max instanceof Enum<?> hi) {
+      StringBuilder sb = new StringBuilder();
+      for (Object c : lo.getDeclaringClass().getEnumConstants()) {
+        int ordinal = ((Enum<?>) c).ordinal();
+        if (ordinal >= lo.ordinal() && ordinal <= hi.ordinal()) {
+          sb.append(sb.length() == 0 ? "" : ", ").append(type.formatUnchecked(c));
+        }
+      }
+      return sb.toString();
+    }
     return type.format(min) + " to " + type.format(max);
   }
 
