@@ -1,5 +1,6 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.util.SizeConverter;
 import io.iam.core.option.OptionType;
 import io.iam.core.policy.MergePolicies;
 import io.iam.core.sim.Accounting;
@@ -9,18 +10,10 @@ import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** picocli converters for the option types the simulator takes. */
+/** picocli converters for the option types the simulator takes (byte sizes: {@link SizeConverter}). */
 final class CliConverters {
 
   private CliConverters() {}
-
-  /** A byte size as {@link OptionType#SIZE} reads it: {@code 4096}, {@code 64KiB}, {@code 4MiB}. */
-  static final class Size implements ITypeConverter<Long> {
-    @Override
-    public Long convert(String value) {
-      return parseSize(value);
-    }
-  }
 
   /** Two sizes {@code MIN:MAX}. */
   static final class Range implements ITypeConverter<SizeRange> {
@@ -30,7 +23,8 @@ final class CliConverters {
       if (colon < 0) {
         throw new TypeConversionException("'" + value + "' is not MIN:MAX, e.g. 1MiB:8MiB");
       }
-      return new SizeRange(parseSize(value.substring(0, colon)), parseSize(value.substring(colon + 1)));
+      return new SizeRange(
+          SizeConverter.parse(value.substring(0, colon)), SizeConverter.parse(value.substring(colon + 1)));
     }
   }
 
@@ -66,14 +60,6 @@ final class CliConverters {
   /** How the command line writes an accounting mode. */
   static String name(Accounting accounting) {
     return accounting.name().toLowerCase(Locale.ROOT).replace('_', '-');
-  }
-
-  private static long parseSize(String text) {
-    try {
-      return OptionType.SIZE.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new TypeConversionException("'" + text + "': " + e.getMessage());
-    }
   }
 
   /** An inclusive range of byte sizes. */

@@ -1,5 +1,7 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.load.LoadCommand;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +18,8 @@ import picocli.CommandLine.Spec;
           + " simulator, an embeddable engine and adapters for Apache HBase and Apache AsterixDB.",
       ""
     },
-    subcommands = {SimulateCommand.class, PoliciesCommand.class, io.iam.bench.load.LoadCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {SimulateCommand.class, PoliciesCommand.class, LoadCommand.class,
+      CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -39,8 +42,16 @@ public final class IamCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommandLine cl = spec.commandLine();
-    cl.getErr().println("iam: missing command (simulate or policies)");
+    cl.getErr().println("iam: missing command (" + commandNames(cl) + ")");
     cl.usage(cl.getErr());
     return cl.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /** The subcommands but {@code help}, as a list for people: "simulate, policies or load". */
+  static String commandNames(CommandLine cl) {
+    List<String> names = cl.getSubcommands().keySet().stream().filter(n -> !n.equals("help")).toList();
+    return names.size() < 2
+        ? String.join("", names)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
   }
 }

@@ -1,32 +1,23 @@
 package io.iam.bench.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.iam.core.sim.SeriesPoint;
+import io.iam.bench.util.Json;
 import io.iam.core.sim.SimulationResult;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /** The machine-readable results: one JSON object on one line. */
 final class ResultJson {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
   private ResultJson() {}
 
   /** One simulation; {@code k} is the policy's max-components, or null if it has none. */
   static String simulation(SimulationResult r) {
-    ObjectNode o = MAPPER.createObjectNode();
+    ObjectNode o = Json.object();
     o.put("policy", r.policy());
     String k = r.options().get(PolicyChoice.K_KEY);
-    if (k == null) {
-      o.putNull("k");
-    } else {
-      o.put("k", Integer.parseInt(k));
-    }
+    o.put("k", k == null ? null : Integer.valueOf(k));
     ObjectNode options = o.putObject("options");
     r.options().forEach(options::put);
     o.put("stream", r.stream());
@@ -39,34 +30,23 @@ final class ResultJson {
     o.put("maxComponents", r.maxComponents());
     o.put("merges", r.merges());
     o.put("elapsedMillis", r.elapsedNanos() / 1_000_000);
-    ArrayNode series = o.putArray("series");
-    for (SeriesPoint p : r.series()) {
-      series.addObject()
-          .put("flushes", p.flushes())
-          .put("writeAmplification", p.writeAmplification())
-          .put("components", p.components())
-          .put("averageComponents", p.averageComponents())
-          .put("merges", p.merges());
-    }
-    return write(o);
+    Json.array(o, "series", r.series(), (point, p) -> point
+        .put("flushes", p.flushes())
+        .put("writeAmplification", p.writeAmplification())
+        .put("components", p.components())
+        .put("averageComponents", p.averageComponents())
+        .put("merges", p.merges()));
+    return Json.line(o);
   }
 
   /** A sweep: where it wrote, how many runs, how long, which files. */
   static String sweep(Path outDir, int runs, long elapsedMillis, List<Path> files) {
-    ObjectNode o = MAPPER.createObjectNode();
+    ObjectNode o = Json.object();
     o.put("outDir", outDir.toString());
     o.put("runs", runs);
     o.put("elapsedMillis", elapsedMillis);
     ArrayNode list = o.putArray("files");
     files.forEach(f -> list.add(f.toString()));
-    return write(o);
-  }
-
-  private static String write(ObjectNode o) {
-    try {
-      return MAPPER.writeValueAsString(o);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Json.line(o);
   }
 }

@@ -1,6 +1,8 @@
 package io.iam.bench.cli;
 
 import io.iam.bench.cli.CliConverters.SizeRange;
+import io.iam.bench.util.Progress;
+import io.iam.bench.util.SizeConverter;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.policy.MergePolicy;
 import io.iam.core.sim.Accounting;
@@ -63,7 +65,7 @@ public final class SimulateCommand implements Callable<Integer> {
   long every;
 
   @Option(names = "--flush-size", paramLabel = "SIZE", defaultValue = "4MiB",
-      converter = CliConverters.Size.class,
+      converter = SizeConverter.class,
       description = "Length of every flush (memtable capacity for --updates), e.g. 4096, 64KiB, 4MiB."
           + " Default: ${DEFAULT-VALUE}.")
   long flushSize;
@@ -79,7 +81,7 @@ public final class SimulateCommand implements Callable<Integer> {
   Double updates;
 
   @Option(names = "--record-size", paramLabel = "SIZE", defaultValue = "1KiB",
-      converter = CliConverters.Size.class,
+      converter = SizeConverter.class,
       description = "Record length for --updates. Default: ${DEFAULT-VALUE}.")
   long recordSize;
 
@@ -148,7 +150,7 @@ public final class SimulateCommand implements Callable<Integer> {
       throw usage(e.getMessage());
     }
     SimulationResult result;
-    try (ProgressReporter bar = ProgressReporter.forFlushes(p.name(), flushes, !noProgress)) {
+    try (Progress bar = Progress.flushes(p.name(), flushes, !noProgress)) {
       result = new Simulator(p, stream, accounting, every, bar).run(flushes);
     }
     PrintWriter stdout = spec.commandLine().getOut();

@@ -1,5 +1,6 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.util.Sizes;
 import io.iam.core.sim.SeriesPoint;
 import io.iam.core.sim.SimulationResult;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.util.Progress;
 import io.iam.core.option.OptionType;
 import io.iam.core.sim.Accounting;
 import java.io.IOException;
@@ -45,7 +46,7 @@ final class Sweep {
     List<SweepPlan.Run> plan = SweepPlan.runs(maxFlushes);
     long total = plan.stream().mapToLong(SweepPlan.Run::flushes).sum();
     List<SweepRunner.Outcome> outcomes;
-    try (ProgressReporter bar = ProgressReporter.forFlushes("sweep", total, progress)) {
+    try (Progress bar = Progress.flushes("sweep", total, progress)) {
       outcomes = new SweepRunner(flushSize, accounting, threads).run(plan, bar);
     }
     String stream = "uniform " + OptionType.SIZE.format(flushSize);

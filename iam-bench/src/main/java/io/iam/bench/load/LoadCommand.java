@@ -1,6 +1,6 @@
 package io.iam.bench.load;
 
-import io.iam.core.option.OptionType;
+import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -48,23 +48,23 @@ public final class LoadCommand implements Callable<Integer> {
       description = "Records to insert. Default: ${DEFAULT-VALUE}.")
   long records;
 
-  @Option(names = "--value-size", paramLabel = "SIZE", defaultValue = "1KiB", converter = Size.class,
+  @Option(names = "--value-size", paramLabel = "SIZE", defaultValue = "1KiB", converter = SizeConverter.class,
       description = "Bytes per value, e.g. 100, 1KiB. Default: ${DEFAULT-VALUE}.")
   long valueSize;
 
-  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "64MiB", converter = Size.class,
+  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "64MiB", converter = SizeConverter.class,
       description = "Memtable capacity (RocksDB: write_buffer_size, 2 memtables). Default: ${DEFAULT-VALUE}.")
   long memtable;
 
-  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "256MiB", converter = Size.class,
+  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "256MiB", converter = SizeConverter.class,
       description = "Block cache capacity, index and filter blocks included. Default: ${DEFAULT-VALUE}.")
   long cache;
 
-  @Option(names = "--file-size", paramLabel = "SIZE", converter = Size.class,
+  @Option(names = "--file-size", paramLabel = "SIZE", converter = SizeConverter.class,
       description = "Target size of compaction output files. Default: the memtable size.")
   Long fileSize;
 
-  @Option(names = "--level-base", paramLabel = "SIZE", converter = Size.class,
+  @Option(names = "--level-base", paramLabel = "SIZE", converter = SizeConverter.class,
       description = "Capacity of level 1 (max_bytes_for_level_base); each deeper level is 10 times the"
           + " one above. Default: 5 x the memtable size, as in the IAM paper's leveled setup.")
   Long levelBase;
@@ -234,18 +234,6 @@ public final class LoadCommand implements Callable<Integer> {
     @Override
     public Iterator<String> iterator() {
       return LoadTargets.names().iterator();
-    }
-  }
-
-  /** A byte size: {@code 4096}, {@code 64KiB}, {@code 4MiB}. */
-  static final class Size implements ITypeConverter<Long> {
-    @Override
-    public Long convert(String value) {
-      try {
-        return OptionType.SIZE.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("'" + value + "': " + e.getMessage());
-      }
     }
   }
 

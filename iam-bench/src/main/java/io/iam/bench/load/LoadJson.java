@@ -1,10 +1,7 @@
 package io.iam.bench.load;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.UncheckedIOException;
+import io.iam.bench.util.Json;
 
 /**
  * The machine-readable result of {@code iam load}: one JSON object on one line. A {@code --vs} peer
@@ -12,25 +9,19 @@ import java.io.UncheckedIOException;
  */
 final class LoadJson {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
   private LoadJson() {}
 
   static String of(LoadResult ours, LoadResult peer) {
-    ObjectNode o = MAPPER.createObjectNode();
+    ObjectNode o = Json.object();
     fields(o, ours);
     if (peer != null) {
       fields(o.putObject("vs").putObject(peer.tree()), peer);
       LoadReport.Ratios r = LoadReport.Ratios.of(ours, peer);
       ObjectNode ratios = o.putObject("ratios");
-      putRatio(ratios, "opsPerSecond", r.opsPerSecond());
-      putRatio(ratios, "writeAmplification", r.writeAmplification());
+      Json.putFinite(ratios, "opsPerSecond", r.opsPerSecond());
+      Json.putFinite(ratios, "writeAmplification", r.writeAmplification());
     }
-    try {
-      return MAPPER.writeValueAsString(o);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Json.line(o);
   }
 
   private static void fields(ObjectNode o, LoadResult r) {
@@ -67,22 +58,12 @@ final class LoadJson {
     config.put("level0CompactionTrigger", c.level0CompactionTrigger());
     config.put("backgroundThreads", c.backgroundThreads());
     config.put("sync", c.sync());
-    ArrayNode levels = o.putArray("levels");
-    for (LevelMetrics l : m.levels()) {
-      levels.addObject()
-          .put("level", l.level())
-          .put("files", l.files())
-          .put("bytes", l.bytes())
-          .put("bytesWritten", l.bytesWritten())
-          .put("writeAmplification", l.writeAmplification());
-    }
-  }
-
-  private static void putRatio(ObjectNode o, String name, double value) {
-    if (Double.isNaN(value)) {
-      o.putNull(name);
-    } else {
-      o.put(name, value);
-    }
+    Json.array(o, "levels", m.levels(), (level, l) -> level
+        .put("level", l.level())
+        .put("files", l.files())
+        .put("bytes", l.bytes())
+        .put("bytesWritten", l.bytesWritten())
+        .put("writeAmplification", l.writeAmplification()));
+    o.put("engineStats", m.engineStats());
   }
 }

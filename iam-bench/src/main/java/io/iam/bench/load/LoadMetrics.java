@@ -1,6 +1,7 @@
 package io.iam.bench.load;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a store did during a load, after {@link LoadTarget#settle()}.
@@ -13,12 +14,16 @@ import java.util.List;
  * @param compactionBytesWritten bytes written by compactions (merges)
  * @param diskBytes size of the live table files
  * @param levels the store's levels that hold files or were written to, top (0) first
+ * @param engineStats the store's own statistics as text, as the engine prints them (IAM's
+ *     {@code IamStore.describe()}, RocksDB's {@code rocksdb.stats}); empty if it has none
  */
 public record LoadMetrics(
-    long userBytes, long flushBytes, long compactionBytesWritten, long diskBytes, List<LevelMetrics> levels) {
+    long userBytes, long flushBytes, long compactionBytesWritten, long diskBytes, List<LevelMetrics> levels,
+    String engineStats) {
 
   public LoadMetrics {
     levels = List.copyOf(levels);
+    Objects.requireNonNull(engineStats, "engineStats");
   }
 
   /** Flush plus compaction bytes written. */

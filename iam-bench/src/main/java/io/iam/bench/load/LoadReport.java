@@ -1,12 +1,12 @@
 package io.iam.bench.load;
 
+import static io.iam.bench.util.Sizes.human;
+
 import java.io.PrintWriter;
 import java.util.Locale;
 
 /** The readable report of {@code iam load}. */
 final class LoadReport {
-
-  private static final String[] UNITS = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
   private LoadReport() {}
 
@@ -62,20 +62,6 @@ final class LoadReport {
 
   private static String ratioText(double r) {
     return Double.isNaN(r) ? "n/a " : f("%.2f", r);
-  }
-
-  /** {@code 512 B}, {@code 4.00 MiB}. */
-  static String human(long bytes) {
-    if (bytes < 1024) {
-      return bytes + " B";
-    }
-    double v = bytes;
-    int unit = -1;
-    while (v >= 1024 && unit < UNITS.length - 1) {
-      v /= 1024;
-      unit++;
-    }
-    return f("%.2f %s", v, UNITS[unit]);
   }
 
   private static String f(String format, Object... args) {

@@ -1,5 +1,6 @@
 package io.iam.bench.load;
 
+import io.iam.bench.util.Progress;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.HdrHistogram.Histogram;
@@ -21,7 +22,7 @@ final class LoadRunner {
     long userBytes = 0;
     long records = workload.records();
     try (LoadTarget target = factory.open(dir, config);
-        LoadProgress bar = LoadProgress.over(config.tree(), records, progress)) {
+        Progress bar = Progress.records(config.tree(), records, progress)) {
       long start = System.nanoTime();
       for (long n = 0; n < records; n++) {
         byte[] key = workload.key(n);
@@ -31,12 +32,12 @@ final class LoadRunner {
         nanos.recordValue(System.nanoTime() - t0);
         userBytes += key.length + value.length;
         if ((n + 1) % PROGRESS_EVERY == 0) {
-          bar.at(n + 1);
+          bar.stepTo(n + 1);
         }
       }
       long loaded = System.nanoTime();
-      bar.at(records);
-      bar.settling();
+      bar.stepTo(records);
+      bar.message(" settling...");
       target.settle();
       long settled = System.nanoTime();
       LoadMetrics metrics = target.metrics();

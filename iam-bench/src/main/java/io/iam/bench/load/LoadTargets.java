@@ -22,6 +22,8 @@ public final class LoadTargets {
 
   static {
     register(RocksDbTarget.NAME, RocksDbTarget::open);
+    // IAM's engine: one factory for every tree, the name is the store option 'tree'.
+    register(IamStoreTarget.LEVELED, IamStoreTarget::open);
   }
 
   private LoadTargets() {}

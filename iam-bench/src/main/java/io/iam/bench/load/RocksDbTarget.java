@@ -50,7 +50,8 @@ import org.rocksdb.WriteOptions;
  * getColumnFamilyMetaData()}. Bytes written per level come from the compaction-stats table of
  * {@code rocksdb.cfstats} (its map form, {@code compaction.L<n>.WriteGB}), which RocksDB keeps in
  * GiB with six decimals: per level they are exact to about 1 KiB, and they add up to the tickers'
- * total within a few KiB (level 0's figure is the flushes').
+ * total within a few KiB (level 0's figure is the flushes'). {@link LoadMetrics#engineStats()} is
+ * RocksDB's own {@code rocksdb.stats} text.
  */
 public final class RocksDbTarget implements LoadTarget {
 
@@ -168,10 +169,12 @@ public final class RocksDbTarget implements LoadTarget {
     long flushBytes = statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES);
     long compactionBytes = statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
     Map<String, String> cfstats;
+    String stats;
     try {
       cfstats = db.getMapProperty("rocksdb.cfstats");
+      stats = db.getProperty("rocksdb.stats");
     } catch (RocksDBException e) {
-      throw io(name, "read rocksdb.cfstats", e);
+      throw io(name, "read rocksdb.cfstats and rocksdb.stats", e);
     }
     ColumnFamilyMetaData meta = db.getColumnFamilyMetaData();
     List<LevelMetrics> levels = new ArrayList<>();
@@ -182,7 +185,7 @@ public final class RocksDbTarget implements LoadTarget {
         levels.add(LevelMetrics.of(level.level(), files, level.size(), written, userBytes));
       }
     }
-    return new LoadMetrics(userBytes, flushBytes, compactionBytes, meta.size(), levels);
+    return new LoadMetrics(userBytes, flushBytes, compactionBytes, meta.size(), levels, stats);
   }
 
   /**

@@ -6,6 +6,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Waits until a store's background flushes and compactions are done, polling a {@link Probe},
@@ -16,6 +20,9 @@ import java.util.Objects;
  * store is also taken as settled when a compaction is reported pending but nothing runs, nothing
  * is waiting to be flushed and no bytes are written for a grace period. Anything still running at
  * the timeout is a {@link SettleTimeoutException}.
+ *
+ * <p>A store that settles itself with one blocking call (IAM's {@code IamStore.flushAndSettle()})
+ * is bounded by the same timeout with {@link #bounded}.
  */
 public final class SettleWaiter {
 
@@ -66,6 +73,12 @@ public final class SettleWaiter {
   @FunctionalInterface
   public interface Probe {
     Work read() throws IOException;
+  }
+
+  /** A store's own blocking wait for its background work. */
+  @FunctionalInterface
+  public interface Blocking {
+    void run() throws IOException;
   }
 
   /** Time, replaceable in tests. */
@@ -143,6 +156,47 @@ public final class SettleWaiter {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException(store + ": interrupted while waiting for background work");
       }
+    }
+  }
+
+  /**
+   * Runs a store's own blocking settle on a helper thread and waits for it at most {@code timeout}.
+   * At the timeout the helper is interrupted (a store's wait ends with an {@link
+   * InterruptedIOException}; closing the store ends it too).
+   *
+   * @throws SettleTimeoutException if {@code settle} has not returned within the timeout
+   * @throws IOException what {@code settle} threw
+   */
+  public static void bounded(String store, Duration timeout, Blocking settle) throws IOException {
+    FutureTask<Void> task = new FutureTask<>(() -> {
+      settle.run();
+      return null;
+    });
+    Thread helper = new Thread(task, store + "-settle");
+    helper.setDaemon(true);
+    helper.start();
+    try {
+      task.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      task.cancel(true);
+      throw new SettleTimeoutException(store + ": background flushes and compactions did not finish within "
+          + human(timeout));
+    } catch (InterruptedException e) {
+      task.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException(store + ": interrupted while waiting for background work");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IOException(store + ": settling failed", cause);
     }
   }
 

@@ -4,6 +4,8 @@
  * amplification per level and disk size; optionally the same load on a peer store ({@code --vs
  * rocksdb}) in the same invocation.
  *
- * <p>Stores are registered by name in {@link io.iam.bench.load.LoadTargets}.
+ * <p>Stores are registered by name in {@link io.iam.bench.load.LoadTargets}: IAM's engine by its
+ * trees ({@code leveled}, {@link io.iam.bench.load.IamStoreTarget}), and RocksDB ({@code
+ * rocksdb}, {@link io.iam.bench.load.RocksDbTarget}).
  */
 package io.iam.bench.load;

@@ -5,10 +5,10 @@ import java.io.StringWriter;
 import java.util.List;
 import picocli.CommandLine;
 
-/** Runs the {@code iam} command in-process with stdout and stderr captured. */
-record CliRun(int exitCode, String out, String err) {
+/** Runs the {@code iam} command in-process with stdout and stderr captured; for every command's tests. */
+public record CliRun(int exitCode, String out, String err) {
 
-  static CliRun of(String... args) {
+  public static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cl = IamCommand.newCommandLine();
@@ -18,11 +18,11 @@ record CliRun(int exitCode, String out, String err) {
     return new CliRun(code, out.toString(), err.toString());
   }
 
-  List<String> outLines() {
+  public List<String> outLines() {
     return out.lines().toList();
   }
 
-  String lastOutLine() {
+  public String lastOutLine() {
     List<String> lines = outLines();
     return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
   }

@@ -18,6 +18,12 @@ class LoadTargetsTest {
   }
 
   @Test
+  void theEnginesLeveledTreeIsRegistered() {
+    assertTrue(LoadTargets.names().contains("leveled"), LoadTargets.names().toString());
+    assertTrue(LoadTargets.find(IamStoreTarget.LEVELED).isPresent());
+  }
+
+  @Test
   void openingAnUnknownNameListsTheAvailableOnes(@TempDir Path dir) {
     LoadConfig config = LoadConfig.defaults("no-such-tree", 1 << 20, 1 << 20);
 

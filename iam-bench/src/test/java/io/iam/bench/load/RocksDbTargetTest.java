@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,25 +38,8 @@ class RocksDbTargetTest {
   void hashedLoadIsCompactedIntoLevelsWithinTheirTargets(@TempDir Path dir) throws IOException {
     LoadMetrics m = load(dir, KeyOrder.HASH);
 
-    // Every record is flushed once (table files add a little per record), then merged further down.
-    assertTrue(m.flushBytes() >= m.userBytes(), m.toString());
-    assertTrue(m.flushBytes() < m.userBytes() * 1.1, m.toString());
-    assertTrue(m.compactionBytesWritten() > 0, m.toString());
-    assertTrue(m.writeAmplification() > 1, m.toString());
-    assertEquals((double) m.bytesWritten() / m.userBytes(), m.writeAmplification(), 1e-12);
-
-    // Distinct keys, no compression: everything put is still on disk, in the levels listed.
-    assertTrue(m.diskBytes() >= m.userBytes(), m.toString());
-    assertEquals(m.diskBytes(), m.levels().stream().mapToLong(LevelMetrics::bytes).sum());
-    assertEquals(m.files(), sstFiles(dir));
-    assertTrue(m.levels().size() >= 2, m.toString());
-
-    // Settled: level 0 below its trigger, level 1 within its 5-memtable target.
+    SettledLoad.assertSettled(m, SettledLoad.files(dir, ".sst"), 5 * MEMTABLE);
     LevelMetrics l0 = m.levels().get(0);
-    assertEquals(0, l0.level());
-    assertTrue(l0.files() < LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, m.toString());
-    m.levels().stream().filter(l -> l.level() == 1)
-        .forEach(l1 -> assertTrue(l1.bytes() <= 5 * MEMTABLE, m.toString()));
 
     // Per-level bytes written (rocksdb.cfstats, GiB with six decimals) add up to the tickers' total.
     long levelsWritten = m.levels().stream().mapToLong(LevelMetrics::bytesWritten).sum();
@@ -66,9 +47,6 @@ class RocksDbTargetTest {
     assertEquals(m.flushBytes(), l0.bytesWritten(), 8 * 1024, m.toString());
     double levelsAmp = m.levels().stream().mapToDouble(LevelMetrics::writeAmplification).sum();
     assertEquals(m.writeAmplification(), levelsAmp, 0.01);
-    for (LevelMetrics l : m.levels()) {
-      assertEquals((double) l.bytesWritten() / m.userBytes(), l.writeAmplification(), 1e-12);
-    }
   }
 
   @Test
@@ -101,11 +79,5 @@ class RocksDbTargetTest {
 
     IOException e = assertThrows(IOException.class, () -> RocksDbTarget.open(dir, config).close());
     assertTrue(e.getMessage().startsWith("rocksdb: open " + dir + " failed"), e.getMessage());
-  }
-
-  private static long sstFiles(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
-    }
   }
 }

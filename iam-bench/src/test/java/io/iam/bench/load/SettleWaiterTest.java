@@ -4,14 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** The settle loop on a fake clock that advances only when the waiter sleeps. */
+/**
+ * The settle loop on a fake clock that advances only when the waiter sleeps; the bound around a
+ * store's own blocking settle.
+ */
 class SettleWaiterTest {
 
   private static final class FakeClock implements SettleWaiter.Clock {
@@ -95,5 +103,42 @@ class SettleWaiterTest {
     assertEquals("rocksdb: background flushes and compactions did not finish within 5 s"
         + " (still 0 flushes running, a compaction pending, 1 compaction running)", e.getMessage());
     assertTrue(clock.nanos >= Duration.ofSeconds(5).toNanos());
+  }
+
+  @Test
+  void boundedReturnsWhenTheStoresOwnSettleReturns() throws Exception {
+    AtomicBoolean settled = new AtomicBoolean();
+
+    SettleWaiter.bounded("leveled", Duration.ofMinutes(1), () -> settled.set(true));
+
+    assertTrue(settled.get());
+  }
+
+  @Test
+  void boundedPassesOnWhatTheSettleThrew() {
+    IOException e = assertThrows(IOException.class, () -> SettleWaiter.bounded("leveled", Duration.ofMinutes(1), () -> {
+      throw new IOException("store /data is closed");
+    }));
+
+    assertEquals("store /data is closed", e.getMessage());
+  }
+
+  @Test
+  void boundedInterruptsASettleStillWaitingAtTheTimeout() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+
+    SettleTimeoutException e = assertThrows(SettleTimeoutException.class,
+        () -> SettleWaiter.bounded("leveled", Duration.ofMillis(20), () -> {
+          try {
+            never.await();
+          } catch (InterruptedException stop) {
+            interrupted.countDown();
+            throw new InterruptedIOException("interrupted while settling");
+          }
+        }));
+
+    assertEquals("leveled: background flushes and compactions did not finish within 20 ms", e.getMessage());
+    assertTrue(interrupted.await(1, TimeUnit.MINUTES), "the settle was interrupted, not left running");
   }
 }

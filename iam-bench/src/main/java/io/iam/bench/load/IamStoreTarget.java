@@ -1,0 +1,134 @@
+package io.iam.bench.load;
+
+import io.iam.core.engine.IamStore;
+import io.iam.core.engine.Statistics;
+import io.iam.core.engine.StoreOptions;
+import io.iam.core.engine.WriteOptions;
+import io.iam.core.option.InvalidOptionsException;
+import io.iam.core.option.Option;
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.FileMeta;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * IAM's embedded engine, {@link IamStore}, as a load target. The name it is registered under is
+ * its tree: the store option {@code tree} is {@link LoadConfig#tree()} ({@code leveled} is {@code
+ * TreeKind.LEVELED}), so one factory serves every tree the engine has.
+ *
+ * <p>It gets the budgets {@link RocksDbTarget} gets:
+ *
+ * <ul>
+ *   <li>{@code memtable-size} = {@link LoadConfig#memtableBytes()}, {@code
+ *       max-immutable-memtables} = 1: two memtables at most, one filling while the other is
+ *       flushed (RocksDB's {@code max_write_buffer_number} = 2).
+ *   <li>{@code block-cache-size} = {@link LoadConfig#cacheBytes()}, {@code bloom-bits-per-key} =
+ *       {@link LoadConfig#bloomBitsPerKey()}.
+ *   <li>{@code target-file-size}, {@code level-base-size}, {@code level-size-ratio}, {@code
+ *       l0-compaction-trigger} from {@link LoadConfig#targetFileBytes()}, {@link
+ *       LoadConfig#levelBaseBytes()}, {@link LoadConfig#levelSizeMultiplier()}, {@link
+ *       LoadConfig#level0CompactionTrigger()}; slowdown and stop triggers at their defaults (20 and
+ *       36 level-0 files, RocksDB's too).
+ *   <li>{@code background-threads} = {@link LoadConfig#backgroundThreads()}. The engine's threads
+ *       run flushes and compactions alike, so 1 is one thread for both, where RocksDB's 1 is one
+ *       flush thread plus one compaction thread.
+ *   <li>No compression (the engine has none). The write-ahead log is on; {@link LoadConfig#sync()}
+ *       decides whether each put syncs it.
+ * </ul>
+ *
+ * <p>{@link #settle()} is {@link IamStore#flushAndSettle()}, bounded by {@link
+ * LoadConfig#settleTimeout()}. {@link #metrics()} reads the store's {@link Statistics}: per level,
+ * the bytes written are flushes (level 0) or compaction output; files moved down a level without
+ * being rewritten count nowhere. {@link LoadMetrics#engineStats()} is {@link IamStore#describe()}.
+ */
+public final class IamStoreTarget implements LoadTarget {
+
+  /** The name of the leveled tree ({@code TreeKind.LEVELED}). */
+  public static final String LEVELED = "leveled";
+
+  /** Full memtables that may wait for their flush: with the active one, two memtables, as RocksDB's. */
+  static final int IMMUTABLE_MEMTABLES = 1;
+
+  private final String name;
+  private final LoadConfig config;
+  private final IamStore store;
+  private final WriteOptions writeOptions;
+
+  private IamStoreTarget(LoadConfig config, IamStore store) {
+    this.name = config.tree();
+    this.config = config;
+    this.store = store;
+    this.writeOptions = config.sync() ? WriteOptions.SYNC : WriteOptions.DEFAULT;
+  }
+
+  /**
+   * Opens a new store in {@code dir}; the {@link LoadTarget.Factory} of the engine's trees.
+   *
+   * @throws InvalidOptionsException if the engine has no tree of that name or refuses a budget
+   *     (e.g. a memtable under 64 KiB); the message starts with the tree's name and lists every
+   *     problem
+   */
+  public static IamStoreTarget open(Path dir, LoadConfig config) throws IOException {
+    return new IamStoreTarget(config, IamStore.open(dir, options(config)));
+  }
+
+  /** The store options of a load: the tree by its name, the budgets every target gets. */
+  static OptionValues options(LoadConfig config) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(StoreOptions.TREE.key(), config.tree());
+    put(m, StoreOptions.MEMTABLE_SIZE, config.memtableBytes());
+    put(m, StoreOptions.MAX_IMMUTABLE_MEMTABLES, IMMUTABLE_MEMTABLES);
+    put(m, StoreOptions.BLOCK_CACHE_SIZE, config.cacheBytes());
+    put(m, StoreOptions.BLOOM_BITS_PER_KEY, config.bloomBitsPerKey());
+    put(m, StoreOptions.TARGET_FILE_SIZE, config.targetFileBytes());
+    put(m, StoreOptions.LEVEL_BASE_SIZE, config.levelBaseBytes());
+    put(m, StoreOptions.LEVEL_SIZE_RATIO, config.levelSizeMultiplier());
+    put(m, StoreOptions.L0_COMPACTION_TRIGGER, config.level0CompactionTrigger());
+    put(m, StoreOptions.BACKGROUND_THREADS, config.backgroundThreads());
+    try {
+      return StoreOptions.parse(m);
+    } catch (InvalidOptionsException e) {
+      throw new InvalidOptionsException(config.tree(), e.problems());
+    }
+  }
+
+  private static <T extends Comparable<T>> void put(Map<String, String> m, Option<T> option, T value) {
+    m.put(option.key(), option.type().format(value));
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) throws IOException {
+    store.put(key, value, writeOptions);
+  }
+
+  @Override
+  public void settle() throws IOException {
+    SettleWaiter.bounded(name, config.settleTimeout(), store::flushAndSettle);
+  }
+
+  @Override
+  public LoadMetrics metrics() {
+    Statistics s = store.statistics();
+    List<List<FileMeta>> files = store.levels();
+    List<LevelMetrics> levels = new ArrayList<>();
+    for (int level = 0; level < files.size(); level++) {
+      int count = files.get(level).size();
+      long bytes = files.get(level).stream().mapToLong(FileMeta::fileSize).sum();
+      long written = s.bytesWrittenTo(level);
+      if (count > 0 || written > 0) {
+        levels.add(new LevelMetrics(level, count, bytes, written, s.writeAmplification(level)));
+      }
+    }
+    return new LoadMetrics(s.userBytes(), s.flushBytes(), s.compactionBytesWritten(), store.diskBytes(), levels,
+        store.describe());
+  }
+
+  @Override
+  public void close() throws IOException {
+    store.close();
+  }
+}

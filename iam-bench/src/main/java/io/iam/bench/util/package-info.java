@@ -1,0 +1,5 @@
+/**
+ * Small pieces the {@code iam} subcommands share: byte sizes for people and from the command line,
+ * progress bars on stderr, one-line JSON.
+ */
+package io.iam.bench.util;

@@ -1,0 +1,19 @@
+package io.iam.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class IamCommandTest {
+
+  @Test
+  void withoutACommandListsEveryCommandAndFails() {
+    CliRun run = CliRun.of();
+
+    assertEquals(2, run.exitCode());
+    assertEquals("", run.out());
+    assertTrue(run.err().startsWith("iam: missing command (simulate, policies or load)\n"), run.err());
+    assertTrue(run.err().contains("Usage: iam"), run.err());
+  }
+}
