@@ -76,6 +76,7 @@ public final class IamStore implements AutoCloseable {
   private final LeveledPicker picker;
   private final Statistics stats;
   private final ExecutorService background;
+  private final ExecutorService flusher;
   private final RateLimiter rateLimiter;
   private final long memtableSize;
   private final int maxKey;
@@ -142,7 +143,14 @@ public final class IamStore implements AutoCloseable {
     this.cursors = new byte[levels][];
     AtomicInteger threadId = new AtomicInteger();
     this.background = Executors.newFixedThreadPool(options.get(StoreOptions.BACKGROUND_THREADS), r -> {
-      Thread t = new Thread(r, "iam-background-" + dir.getFileName() + "-" + threadId.incrementAndGet());
+      Thread t = new Thread(r, "iam-compaction-" + dir.getFileName() + "-" + threadId.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    // Flushes get their own thread, as in RocksDB, so a long compaction never holds up the
+    // memtable that writers are waiting on.
+    this.flusher = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "iam-flush-" + dir.getFileName());
       t.setDaemon(true);
       return t;
     });
@@ -410,9 +418,9 @@ public final class IamStore implements AutoCloseable {
     long seq = first;
     try {
       for (Writer x : group) {
-        byte[] record = x.batch.encode(seq);
-        log.addRecord(record);
-        stats.walBytes.add(record.length);
+        x.batch.stamp(seq);
+        log.addRecord(x.batch.buffer(), 0, x.batch.byteSize());
+        stats.walBytes.add(x.batch.byteSize());
         seq += x.batch.count();
       }
       if (sync) {
@@ -635,10 +643,10 @@ public final class IamStore implements AutoCloseable {
     }
     if (!imms.isEmpty() && !flushScheduled) {
       flushScheduled = true;
-      background.execute(this::flushInBackground);
+      flusher.execute(this::flushInBackground);
     }
     int threads = options.get(StoreOptions.BACKGROUND_THREADS);
-    while (compactionsRunning + (flushScheduled ? 1 : 0) < threads) {
+    while (compactionsRunning < threads) {
       CompactionPick pick = picker.pick(versions.current(), busyFiles, cursors);
       if (pick == null) {
         return;
@@ -988,8 +996,9 @@ public final class IamStore implements AutoCloseable {
       mutex.unlock();
     }
     background.shutdown();
+    flusher.shutdown();
     try {
-      if (!background.awaitTermination(60, TimeUnit.SECONDS)) {
+      if (!background.awaitTermination(60, TimeUnit.SECONDS) || !flusher.awaitTermination(60, TimeUnit.SECONDS)) {
         LOG.log(Level.WARNING, "background work did not stop within 60 s");
       }
     } catch (InterruptedException e) {

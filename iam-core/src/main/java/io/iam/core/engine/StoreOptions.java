@@ -84,7 +84,7 @@ public final class StoreOptions {
   public static final Option<Integer> BACKGROUND_THREADS =
       Option.builder("background-threads", OptionType.INT)
           .defaultValue(1).bounds(1, 64)
-          .doc("threads that run flushes and compactions").build();
+          .doc("threads that run compactions (flushes have one thread of their own, as in RocksDB)").build();
 
   public static final Option<Long> COMPACTION_RATE_LIMIT =
       Option.builder("compaction-rate-limit", OptionType.SIZE)

@@ -2,7 +2,6 @@ package io.iam.core.engine;
 
 import io.iam.core.key.ValueType;
 import io.iam.core.util.Coding;
-import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -18,8 +17,9 @@ public final class WriteBatch {
 
   static final int HEADER = 12;
 
-  private final ByteArrayOutputStream ops = new ByteArrayOutputStream();
-  private final byte[] scratch = new byte[10];
+  /** The encoded batch: a header (stamped when logged) followed by the operations. */
+  private byte[] buf = new byte[64];
+  private int size = HEADER;
   private int count;
 
   /** Receives the operations of a batch in order. */
@@ -32,7 +32,8 @@ public final class WriteBatch {
   public WriteBatch put(byte[] key, byte[] value) {
     Objects.requireNonNull(key, "key must not be null");
     Objects.requireNonNull(value, "value must not be null");
-    ops.write(ValueType.PUT.code());
+    reserve(1 + 10 + key.length + 10 + value.length);
+    buf[size++] = (byte) ValueType.PUT.code();
     bytes(key);
     bytes(value);
     count++;
@@ -41,16 +42,23 @@ public final class WriteBatch {
 
   public WriteBatch delete(byte[] key) {
     Objects.requireNonNull(key, "key must not be null");
-    ops.write(ValueType.DELETE.code());
+    reserve(1 + 10 + key.length);
+    buf[size++] = (byte) ValueType.DELETE.code();
     bytes(key);
     count++;
     return this;
   }
 
+  private void reserve(int more) {
+    if (size + more > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+    }
+  }
+
   private void bytes(byte[] b) {
-    int n = Coding.putVarint(scratch, 0, b.length);
-    ops.write(scratch, 0, n);
-    ops.write(b, 0, b.length);
+    size = Coding.putVarint(buf, size, b.length);
+    System.arraycopy(b, 0, buf, size, b.length);
+    size += b.length;
   }
 
   public int count() {
@@ -59,22 +67,32 @@ public final class WriteBatch {
 
   /** Bytes of keys and values plus framing. */
   public int byteSize() {
-    return HEADER + ops.size();
+    return size;
   }
 
   public void clear() {
-    ops.reset();
+    size = HEADER;
     count = 0;
   }
 
-  /** The batch as a log record whose operations take sequences from {@code firstSequence}. */
+  /**
+   * Stamps the header for operations taking sequences from {@code firstSequence}; afterwards
+   * {@link #buffer()} up to {@link #byteSize()} is the log record. No copy is made.
+   */
+  void stamp(long firstSequence) {
+    Coding.putFixed64(buf, 0, firstSequence);
+    Coding.putFixed32(buf, 8, count);
+  }
+
+  /** The encoded batch (valid up to {@link #byteSize()}), for the log writer. */
+  byte[] buffer() {
+    return buf;
+  }
+
+  /** The batch as a standalone log record whose operations take sequences from {@code firstSequence}. */
   byte[] encode(long firstSequence) {
-    byte[] out = new byte[HEADER + ops.size()];
-    Coding.putFixed64(out, 0, firstSequence);
-    Coding.putFixed32(out, 8, count);
-    byte[] body = ops.toByteArray();
-    System.arraycopy(body, 0, out, HEADER, body.length);
-    return out;
+    stamp(firstSequence);
+    return Arrays.copyOf(buf, size);
   }
 
   /** The first sequence number of an encoded batch. */
@@ -89,29 +107,30 @@ public final class WriteBatch {
     return Coding.getFixed32(record, 8);
   }
 
-  /** Replays an encoded batch's operations to {@code handler}, before applying any of them in
-   *  full checking its structure.
+  /**
+   * Replays an encoded batch's operations to {@code handler}, after checking its whole structure
+   * first, so a malformed record applies nothing.
    *
    * @throws IllegalArgumentException if the record is malformed
    */
   static void replay(byte[] record, Handler handler) {
     requireHeader(record);
     int expected = count(record);
-    int found = walk(record, null);
+    int found = walk(record, record.length, null);
     if (found != expected) {
       throw new IllegalArgumentException("batch says " + expected + " operations but holds " + found);
     }
-    walk(record, handler);
+    walk(record, record.length, handler);
   }
 
-  private static int walk(byte[] record, Handler handler) {
+  private static int walk(byte[] record, int end, Handler handler) {
     int[] pos = {HEADER};
     int n = 0;
-    while (pos[0] < record.length) {
+    while (pos[0] < end) {
       ValueType type = ValueType.of(record[pos[0]++] & 0xFF);
-      byte[] key = slice(record, pos);
+      byte[] key = slice(record, pos, end);
       if (type == ValueType.PUT) {
-        byte[] value = slice(record, pos);
+        byte[] value = slice(record, pos, end);
         if (handler != null) {
           handler.put(key, value);
         }
@@ -123,9 +142,9 @@ public final class WriteBatch {
     return n;
   }
 
-  private static byte[] slice(byte[] src, int[] pos) {
-    long len = Coding.getVarint(src, pos, src.length);
-    if (len < 0 || len > src.length - pos[0]) {
+  private static byte[] slice(byte[] src, int[] pos, int end) {
+    long len = Coding.getVarint(src, pos, end);
+    if (len < 0 || len > end - pos[0]) {
       throw new IllegalArgumentException("operation length " + len + " runs past the batch");
     }
     byte[] out = Arrays.copyOfRange(src, pos[0], pos[0] + (int) len);
@@ -139,8 +158,8 @@ public final class WriteBatch {
     }
   }
 
-  /** Replays this (unencoded) batch. */
+  /** Replays this batch's operations in order. */
   public void forEach(Handler handler) {
-    walk(encode(0), handler);
+    walk(buf, size, handler);
   }
 }

@@ -14,8 +14,8 @@ import java.util.Set;
  * count because every read checks every L0 file, and because small write buffers would otherwise
  * trigger too many compactions"); level i ≥ 1 scores its bytes ÷ {@code levelBase ×
  * ratio^(i-1)}. The last level never compacts. The highest score ≥ 1 wins. Level 0 compacts all
- * its files with the overlapping level-1 files; a deeper level compacts the file after its cursor
- * with the overlapping files below. When nothing below overlaps the inputs (and, for level 0,
+ * its files with the overlapping level-1 files; a deeper level compacts the file with the least
+ * overlap below relative to its size (RocksDB's default), plus those overlapping files. When nothing below overlaps the inputs (and, for level 0,
  * the inputs do not overlap each other), the files move down by a manifest edit only.
  */
 public final class LeveledPicker {
@@ -88,6 +88,12 @@ public final class LeveledPicker {
     return new CompactionPick(0, inputs, below, trivial, score);
   }
 
+  /**
+   * Picks the file of {@code level} whose compaction rewrites the fewest bytes per byte moved
+   * down: the least (overlapping bytes below ÷ file bytes), as RocksDB's default
+   * kMinOverlappingRatio does. Files with a busy overlap are skipped; ties go to the file after
+   * the level's cursor, so equal candidates take turns.
+   */
   private CompactionPick pickLevel(Version v, int level, Set<Long> busy, byte[] cursor, double score) {
     List<FileMeta> files = v.files(level);
     int start = 0;
@@ -96,6 +102,8 @@ public final class LeveledPicker {
         start++;
       }
     }
+    CompactionPick best = null;
+    double bestRatio = Double.MAX_VALUE;
     for (int n = 0; n < files.size(); n++) {
       FileMeta f = files.get((start + n) % files.size());
       if (busy.contains(f.fileNumber())) {
@@ -106,9 +114,14 @@ public final class LeveledPicker {
       if (below.stream().anyMatch(b -> busy.contains(b.fileNumber()))) {
         continue;
       }
-      return new CompactionPick(level, List.of(f), below, below.isEmpty(), score);
+      long overlap = below.stream().mapToLong(FileMeta::fileSize).sum();
+      double ratio = (double) overlap / Math.max(1, f.fileSize());
+      if (ratio < bestRatio) {
+        bestRatio = ratio;
+        best = new CompactionPick(level, List.of(f), below, below.isEmpty(), score);
+      }
     }
-    return null;
+    return best;
   }
 
   /** The smallest and largest user keys of a set of files. */
