@@ -45,8 +45,13 @@ final class StatsReport {
     Map<String, Number> m = new LinkedHashMap<>(store.statistics().asMap());
     List<List<FileMeta>> levels = store.levels();
     for (int level = 0; level < levels.size(); level++) {
-      m.put("level." + level + ".files", levels.get(level).size());
-      m.put("level." + level + ".bytes", levels.get(level).stream().mapToLong(FileMeta::fileSize).sum());
+      List<FileMeta> files = levels.get(level);
+      List<Long> numbers = files.stream().map(FileMeta::fileNumber).toList();
+      m.put("level." + level + ".files", files.size());
+      m.put("level." + level + ".sequences", files.stream().mapToInt(FileMeta::sequenceCount).sum());
+      m.put("level." + level + ".bytes", files.stream().mapToLong(FileMeta::fileSize).sum());
+      m.put("level." + level + ".cached-blocks", numbers.stream().mapToLong(store.blockCache()::residentBlocks).sum());
+      m.put("level." + level + ".cached-bytes", numbers.stream().mapToLong(store.blockCache()::residentBytes).sum());
     }
     m.put("disk.bytes", store.diskBytes());
     m.put("block-cache.hits", store.blockCache().hits());

@@ -338,6 +338,9 @@ final class TableCache implements Closeable {
         out.add(finish(writer, seq));
         writer = null;
       }
+      if (limiter != null && unpaced > 0) {
+        limiter.acquire((int) unpaced); // small outputs pay too, or many of them would run unlimited
+      }
       if (!out.isEmpty()) {
         fs.syncDirectory(dir); // the new files' names must be durable before the manifest names them
       }

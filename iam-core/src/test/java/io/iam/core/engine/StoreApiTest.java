@@ -130,6 +130,26 @@ class StoreApiTest {
   }
 
   @Test
+  void theCompactionRateLimitHoldsBackgroundWritesToIt(@TempDir Path dir) throws Exception {
+    // 256 KiB/s: flushing and compacting about 1 MiB cannot finish in under ~2 s (Guava's limiter
+    // lends at most one second of permits in advance). A lower bound only: it cannot pass by luck.
+    java.util.Map<String, String> opts = new java.util.HashMap<>(StoreModelTest.smallOptions(1).asStrings());
+    opts.put("compaction-rate-limit", "256KiB");
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(opts))) {
+      long start = System.nanoTime();
+      for (int i = 0; i < 4000; i++) {
+        store.put(b(String.format("%08d", i)), new byte[256]);
+      }
+      store.flushAndSettle();
+      long written = store.statistics().flushBytes() + store.statistics().compactionBytesWritten();
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(written > 1 << 20, "too little written to test the limit: " + written);
+      assertTrue(seconds >= (written / (256.0 * 1024)) - 1.5,
+          "wrote " + written + " bytes in " + seconds + " s, faster than 256 KiB/s allows");
+    }
+  }
+
+  @Test
   void statisticsArePrintableAndComplete(@TempDir Path dir) throws Exception {
     try (IamStore store = IamStore.open(dir, StoreModelTest.smallOptions(1))) {
       for (int i = 0; i < 5000; i++) {
@@ -151,6 +171,21 @@ class StoreApiTest {
       assertNotNull(props.get("level.1.files"));
       assertEquals(store.diskBytes(), props.get("disk.bytes").longValue());
       assertTrue(props.get("bloom.checked").longValue() >= 0);
+      // Reads fill the cache; its residency shows per level and matches the cache's own count.
+      for (int i = 0; i < 5000; i += 7) {
+        store.get(b(String.format("%08d", i)));
+      }
+      props = store.properties();
+      long cachedBlocks = 0;
+      long sequences = 0;
+      for (int level = 0; level < s.levels(); level++) {
+        cachedBlocks += props.get("level." + level + ".cached-blocks").longValue();
+        sequences += props.get("level." + level + ".sequences").longValue();
+      }
+      assertTrue(cachedBlocks > 0, "reads left no block resident");
+      assertEquals(store.levels().stream().mapToLong(java.util.List::size).sum(), sequences,
+          "a leveled tree keeps one sequence per file");
+      assertTrue(props.get("bloom.checked").longValue() > 0);
     }
   }
 }
