@@ -116,9 +116,64 @@ final class TableCache implements Closeable {
     return cmp.userComparator().compare(k, 0, InternalKey.userKeyLength(k.length), userKey, 0, userKey.length) == 0;
   }
 
-  /** An iterator over every committed sequence of a file. */
+  /** An iterator over every committed sequence of a file, reading through the block cache. */
   InternalIterator iterator(FileMeta f) throws IOException {
-    MSTableReader r = reader(f);
+    return iterator(f, reader(f));
+  }
+
+  /**
+   * An iterator for a compaction: it reads the file through a private reader that bypasses the
+   * block cache (RocksDB's fill_cache=false), so a compaction neither evicts the blocks readers
+   * use nor fills the cache with blocks of files it is about to delete. Closing it closes the
+   * reader.
+   */
+  private InternalIterator uncachedIterator(FileMeta f) throws IOException {
+    MSTableReader r = MSTableReader.open(fs, StoreFiles.table(dir, f.fileNumber()), f.fileNumber(), null, tableOptions, cmp,
+        f.sequenceCount());
+    InternalIterator in = iterator(f, r);
+    return new InternalIterator() {
+      @Override
+      public boolean valid() {
+        return in.valid();
+      }
+
+      @Override
+      public void seekToFirst() throws IOException {
+        in.seekToFirst();
+      }
+
+      @Override
+      public void seek(byte[] internalKey) throws IOException {
+        in.seek(internalKey);
+      }
+
+      @Override
+      public void next() throws IOException {
+        in.next();
+      }
+
+      @Override
+      public byte[] key() {
+        return in.key();
+      }
+
+      @Override
+      public byte[] value() {
+        return in.value();
+      }
+
+      @Override
+      public void close() throws IOException {
+        try {
+          in.close();
+        } finally {
+          r.close();
+        }
+      }
+    };
+  }
+
+  private InternalIterator iterator(FileMeta f, MSTableReader r) {
     if (f.sequenceCount() == 1) {
       return adapt(r.sequence(0).iterator());
     }
@@ -131,6 +186,10 @@ final class TableCache implements Closeable {
 
   /** An iterator over the disjoint, sorted files of one level, opening each when reached. */
   InternalIterator levelIterator(List<FileMeta> files) {
+    return levelIterator(files, true);
+  }
+
+  private InternalIterator levelIterator(List<FileMeta> files, boolean fillCache) {
     List<ConcatenatingIterator.Source> sources = new ArrayList<>();
     for (FileMeta f : files) {
       sources.add(new ConcatenatingIterator.Source() {
@@ -141,7 +200,7 @@ final class TableCache implements Closeable {
 
         @Override
         public InternalIterator open() throws IOException {
-          return iterator(f);
+          return fillCache ? iterator(f) : uncachedIterator(f);
         }
       });
     }
@@ -278,13 +337,13 @@ final class TableCache implements Closeable {
     List<InternalIterator> inputs = new ArrayList<>();
     if (pick.level() == 0) {
       for (FileMeta f : pick.inputs()) {
-        inputs.add(iterator(f));
+        inputs.add(uncachedIterator(f));
       }
     } else {
-      inputs.add(levelIterator(pick.inputs()));
+      inputs.add(levelIterator(pick.inputs(), false));
     }
     if (!pick.nextLevelInputs().isEmpty()) {
-      inputs.add(levelIterator(pick.nextLevelInputs()));
+      inputs.add(levelIterator(pick.nextLevelInputs(), false));
     }
     List<FileMeta> out = new ArrayList<>();
     try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
