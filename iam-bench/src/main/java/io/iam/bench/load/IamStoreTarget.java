@@ -33,9 +33,9 @@ import java.util.Map;
  *       LoadConfig#levelBaseBytes()}, {@link LoadConfig#levelSizeMultiplier()}, {@link
  *       LoadConfig#level0CompactionTrigger()}; slowdown and stop triggers at their defaults (20 and
  *       36 level-0 files, RocksDB's too).
- *   <li>{@code background-threads} = {@link LoadConfig#backgroundThreads()}. The engine's threads
- *       run flushes and compactions alike, so 1 is one thread for both, where RocksDB's 1 is one
- *       flush thread plus one compaction thread.
+ *   <li>{@code background-threads} = {@link LoadConfig#backgroundThreads()}: the engine's
+ *       compaction threads; flushes have a thread of their own, so 1 means one flush thread plus
+ *       one compaction thread, as RocksDB's {@code max_background_jobs} = 1 does.
  *   <li>No compression (the engine has none). The write-ahead log is on; {@link LoadConfig#sync()}
  *       decides whether each put syncs it.
  * </ul>
