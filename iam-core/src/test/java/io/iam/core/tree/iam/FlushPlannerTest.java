@@ -1,0 +1,125 @@
+package io.iam.core.tree.iam;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.iam.core.tree.iam.FlushPlan.Action;
+import io.iam.core.tree.iam.FlushPlan.Assignment;
+import io.iam.core.tree.iam.FlushPlan.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FlushPlannerTest {
+
+  private static final long C = 1000;
+
+  private static Node node(long id, int level, long lo, long hi, long bytes, int seqs) {
+    return new Node(id, level, lo, hi, bytes, seqs);
+  }
+
+  @Test
+  void nodeWithoutChildrenMoves() {
+    Node parent = node(1, 1, 100, 200, C, 3);
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(node(2, 2, 300, 400, 10, 1))), 10, C);
+    FlushPlan plan = FlushPlanner.plan(shape, parent, Mode.lsa());
+    assertEquals(Kind.MOVE, plan.kind());
+    assertEquals(parent, plan.node());
+  }
+
+  @Test
+  void leafGapsGoToTheClosestChildAsInFigureThree() {
+    // Parent {9, 99} over leaves {12,31}, {40,50}, {60,80}; the {40,50}-{60,80} gap is 51..59:
+    // 51..55 are closer to (or tied with) 50, 56..59 to 60. Keys 9..11 go to the first child, 81..99 to the last.
+    Node parent = node(1, 1, 9, 99, C, 4);
+    Node a = node(2, 2, 12, 31, 100, 1);
+    Node b = node(3, 2, 40, 50, C, 2); // full leaf
+    Node c = node(4, 2, 60, 80, 100, 3);
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(a, b, c)), 10, C);
+    FlushPlan plan = FlushPlanner.plan(shape, parent, Mode.lsa());
+    assertEquals(Kind.FLUSH, plan.kind());
+    assertEquals(List.of(
+        new Assignment(a, 9, 35, Action.APPEND), // gap 32..39: 32..35 closer to 31
+        new Assignment(b, 36, 55, Action.MERGE_AND_CUT),
+        new Assignment(c, 56, 99, Action.APPEND)), plan.assignments());
+  }
+
+  @Test
+  void internalGapsGoToTheChildWithFewerChildren() {
+    // L2 {9,99} covers 1 child, {120,225} covers 2: the gap 100..119 goes to {9,99}.
+    Node parent = node(1, 1, 3, 999, C, 1);
+    Node left = node(2, 2, 9, 99, 10, 1);
+    Node right = node(3, 2, 120, 225, 10, 1);
+    List<Node> l3 = List.of(node(4, 3, 10, 20, 1, 1), node(5, 3, 130, 140, 1, 1), node(6, 3, 150, 160, 1, 1));
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(left, right), l3), 10, C);
+    FlushPlan plan = FlushPlanner.plan(shape, parent, Mode.lsa());
+    assertEquals(List.of(new Assignment(left, 3, 119, Action.APPEND), new Assignment(right, 120, 999, Action.APPEND)),
+        plan.assignments());
+    // Swap the counts: now {120,225} has fewer children and takes the gap from 100.
+    List<Node> l3b = List.of(node(4, 3, 10, 20, 1, 1), node(5, 3, 30, 40, 1, 1), node(6, 3, 150, 160, 1, 1));
+    TreeShape shape2 = new TreeShape(List.of(List.of(parent), List.of(left, right), l3b), 10, C);
+    assertEquals(100, FlushPlanner.plan(shape2, parent, Mode.lsa()).assignments().get(1).lo());
+  }
+
+  @Test
+  void assignmentsAreClippedToTheParent() {
+    Node parent = node(1, 1, 50, 60, C, 1);
+    Node child = node(2, 2, 0, 100, 10, 1);
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(child)), 10, C);
+    assertEquals(List.of(new Assignment(child, 50, 60, Action.APPEND)), FlushPlanner.plan(shape, parent, Mode.lsa()).assignments());
+  }
+
+  @Test
+  void twoTChildrenSplitAtTheMiddleChild() {
+    int t = 3;
+    Node parent = node(1, 1, 0, 1000, C, 2);
+    List<Node> children = new ArrayList<>();
+    for (int i = 0; i < 2 * t; i++) {
+      children.add(node(10 + i, 2, i * 100L, i * 100L + 50, 10, 1));
+    }
+    TreeShape shape = new TreeShape(List.of(List.of(parent), children), t, C);
+    FlushPlan plan = FlushPlanner.plan(shape, parent, Mode.lsa());
+    assertEquals(Kind.SPLIT, plan.kind());
+    assertEquals(300, plan.splitKey()); // children 0..2 left, 3..5 right
+    // A combine never splits: it flushes.
+    assertEquals(Kind.FLUSH, FlushPlanner.planCombine(shape, parent, Mode.lsa()).kind());
+    // The memtable cannot split.
+    Node mem = node(99, 0, 0, 1000, C, 1);
+    List<Node> l1 = children.stream().map(n -> n.withLevel(1)).toList();
+    assertEquals(Kind.FLUSH, FlushPlanner.plan(new TreeShape(List.of(l1, List.of()), t, C), mem, Mode.lsa()).kind());
+  }
+
+  @Test
+  void modesChooseAppendOrMergePerLevel() {
+    // Levels: L1 parent, L2 children (internal), L3 leaves. Flush L1→L2.
+    Node parent = node(1, 1, 0, 100, C, 1);
+    Node one = node(2, 2, 0, 10, 50, 1);
+    Node two = node(3, 2, 20, 30, 50, 2);
+    Node three = node(4, 2, 40, 50, 50, 3);
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(one, two, three), List.of()), 10, C);
+    assertEquals(List.of(Action.APPEND, Action.APPEND, Action.APPEND), actions(shape, parent, Mode.lsa()));
+    assertEquals(List.of(Action.MERGE, Action.MERGE, Action.MERGE), actions(shape, parent, Mode.lsmMerge()));
+    assertEquals(List.of(Action.APPEND, Action.APPEND, Action.APPEND), actions(shape, parent, Mode.iam(3, 1)));
+    assertEquals(List.of(Action.MERGE, Action.MERGE, Action.MERGE), actions(shape, parent, Mode.iam(1, 3)));
+    // Mixed level 2 with k = 3: only the child with 3 sequences merges (Figure 5).
+    assertEquals(List.of(Action.APPEND, Action.APPEND, Action.MERGE), actions(shape, parent, Mode.iam(2, 3)));
+    assertEquals(List.of(Action.APPEND, Action.MERGE, Action.MERGE), actions(shape, parent, Mode.iam(2, 2)));
+  }
+
+  @Test
+  void leafLevelNodesAreNeverFlushed() {
+    Node leaf = node(1, 1, 0, 1, C, 1);
+    TreeShape shape = new TreeShape(List.of(List.of(leaf)), 10, C);
+    assertThrows(IllegalArgumentException.class, () -> FlushPlanner.plan(shape, leaf, Mode.lsa()));
+  }
+
+  @Test
+  void shapeRejectsOverlappingRanges() {
+    assertThrows(IllegalArgumentException.class,
+        () -> new TreeShape(List.of(List.of(node(1, 1, 0, 10, 1, 1), node(2, 1, 10, 20, 1, 1))), 10, C));
+  }
+
+  private static List<Action> actions(TreeShape shape, Node parent, Mode mode) {
+    return FlushPlanner.plan(shape, parent, mode).assignments().stream().map(Assignment::action).toList();
+  }
+}
