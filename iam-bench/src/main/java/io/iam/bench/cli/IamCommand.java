@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
           + " simulator, an embeddable engine and adapters for Apache HBase and Apache AsterixDB.",
       ""
     },
-    subcommands = {SimulateCommand.class, PoliciesCommand.class, LoadCommand.class,
+    subcommands = {SimulateCommand.class, SimulateTreeCommand.class, PoliciesCommand.class, LoadCommand.class,
       CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 
