@@ -130,42 +130,11 @@ final class TableCache implements Closeable {
   private InternalIterator uncachedIterator(FileMeta f) throws IOException {
     MSTableReader r = MSTableReader.open(fs, StoreFiles.table(dir, f.fileNumber()), f.fileNumber(), null, tableOptions, cmp,
         f.sequenceCount());
-    InternalIterator in = iterator(f, r);
-    return new InternalIterator() {
-      @Override
-      public boolean valid() {
-        return in.valid();
-      }
-
-      @Override
-      public void seekToFirst() throws IOException {
-        in.seekToFirst();
-      }
-
-      @Override
-      public void seek(byte[] internalKey) throws IOException {
-        in.seek(internalKey);
-      }
-
-      @Override
-      public void next() throws IOException {
-        in.next();
-      }
-
-      @Override
-      public byte[] key() {
-        return in.key();
-      }
-
-      @Override
-      public byte[] value() {
-        return in.value();
-      }
-
+    return new ForwardingIterator(iterator(f, r)) {
       @Override
       public void close() throws IOException {
         try {
-          in.close();
+          super.close();
         } finally {
           r.close();
         }

@@ -1,0 +1,48 @@
+package io.iam.core.engine;
+
+import java.io.IOException;
+
+/** An internal iterator that passes every call to another; subclasses override what they add. */
+abstract class ForwardingIterator implements InternalIterator {
+
+  protected final InternalIterator delegate;
+
+  ForwardingIterator(InternalIterator delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public boolean valid() {
+    return delegate.valid();
+  }
+
+  @Override
+  public void seekToFirst() throws IOException {
+    delegate.seekToFirst();
+  }
+
+  @Override
+  public void seek(byte[] internalKey) throws IOException {
+    delegate.seek(internalKey);
+  }
+
+  @Override
+  public void next() throws IOException {
+    delegate.next();
+  }
+
+  @Override
+  public byte[] key() {
+    return delegate.key();
+  }
+
+  @Override
+  public byte[] value() {
+    return delegate.value();
+  }
+
+  @Override
+  public void close() throws IOException {
+    delegate.close();
+  }
+}
