@@ -13,10 +13,11 @@ import java.util.List;
  *       [splitKey, hi]} holding the rest, each covering half of the children;
  *   <li>{@link Kind#FLUSH}: the node's records are partitioned by the {@link Assignment}s, whose
  *       sub-ranges are disjoint, sorted, and together cover the node's range, and written into
- *       the children. The executor widens each child's range to cover the records it receives;
- *       those lie in the child's sub-range, which overlaps no other node of the child level, so
- *       the level stays disjoint. The flushed node is emptied (kept with its range), or destroyed
- *       when the flush is a combine.
+ *       the children. The executor widens a leaf child's range to cover the records it receives,
+ *       and gives an internal child its sub-range as its range (plus any part of its old range
+ *       outside the flushed node's; see {@link FlushPlanner} for where the boundaries go); a
+ *       sub-range overlaps no other node of the child level, so the level stays disjoint. The
+ *       flushed node is emptied (kept with its range), or destroyed when the flush is a combine.
  * </ul>
  */
 public record FlushPlan(Kind kind, Node node, long splitKey, List<Assignment> assignments) {

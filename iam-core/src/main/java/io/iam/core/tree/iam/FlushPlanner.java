@@ -9,16 +9,41 @@ import java.util.List;
  * Plans the flush of a full node (paper §4.2.1, §4.2.2, §5.1). Pure and static.
  *
  * <p>A node with no children MOVEs; an on-disk node covering ≥ 2t children SPLITs at the first
- * key of its middle child; otherwise it FLUSHes: each child receives its own range (clipped to the
- * parent's) plus the keys of the gaps next to it. A gap between two leaf children is cut at its
- * midpoint (each key goes to the closest child); a gap between two internal children goes whole
- * to the one covering fewer children (the left one on a tie); keys before the first or after the
- * last child go to that child. Each child's action comes from the {@link Mode}, except that a
- * leaf already holding ≥ C_t bytes is always merged and cut.
+ * key of its middle child; otherwise it FLUSHes its records into its children by disjoint, sorted
+ * sub-ranges that together cover its range. Each child's action comes from the {@link Mode},
+ * except that a leaf already holding ≥ C_t bytes is always merged and cut.
  *
- * <p>Left out: the paper also moves the boundaries between neighbouring children so their child
- * counts even out ("adjust ranges to balance children counts"); here a child's range only grows
- * to cover the records it receives, and balance comes from splits and combines alone.
+ * <p>Leaf children: each child receives its own range (clipped to the parent's) plus the keys of
+ * the gaps next to it; a gap between two leaves is cut at its midpoint (each key goes to the
+ * closest child); keys before the first or after the last child go to that child. A leaf's range
+ * only grows to cover the records it receives.
+ *
+ * <p>Internal children (the §4.2.1 range adjustment): the boundary between each pair of adjacent
+ * children is chosen, left to right, so that the two cover numbers of grandchildren as even as
+ * possible ("the key ranges of the two children are partitioned evenly"), and each internal child
+ * takes its sub-range as its new range (the first and last child also keep any part of their
+ * range outside the parent's). Where the boundary may go is limited by the records already
+ * stored in the children; as a plan sees metadata only, the rule is:
+ *
+ * <ul>
+ *   <li>a child holding records ({@code bytes > 0}) never loses any of its range, so a boundary
+ *       next to it stays in the gap beside it — the gap is split between the two neighbours;
+ *   <li>a child holding no records ({@code bytes == 0}: it has flushed into its own children
+ *       since it last received data) may lose range to its neighbour, so its range shrinks toward
+ *       balancing with the neighbour (the paper's "after the node {120, 225} flushes, the left
+ *       endpoint of its range interval moves right"); it keeps a non-empty range.
+ * </ul>
+ *
+ * The same shrink is also applied right after a node's own flush, by {@link #planShrink}: the
+ * emptied node gives its neighbours of the same level the part of its range that evens out their
+ * child counts (they grow, it shrinks; no key stored anywhere leaves its node's range).
+ *
+ * Among the allowed boundaries the planner takes the one minimising the difference of the two
+ * children's grandchild counts, then their sum (so a boundary does not cut through a grandchild
+ * when it need not), then extends the child that covered fewer grandchildren before (the left one
+ * on a tie). The right child's count is taken over its current extent, so the balance is pairwise
+ * and greedy, not a global optimum. Ranges stay disjoint and sorted, and every stored key stays
+ * inside its node's range.
  *
  * <p>Preconditions (the caller's): the node's internal children are not full; the node is
  * {@code full} for level ≥ 1, or a memtable (level 0) whose range is its records' hull.
@@ -50,6 +75,95 @@ public final class FlushPlanner {
     return children.isEmpty() ? FlushPlan.move(node) : FlushPlan.flush(node, assign(shape, node, children, mode));
   }
 
+  /**
+   * The range adjustment after {@code flushed} — an on-disk node of an internal level that holds
+   * no records, having just flushed into its children — as the nodes whose ranges change, with
+   * their new ranges (empty if none). Its boundary with each neighbour of its level moves into
+   * its own range (never into the neighbour's, which may hold records) to the point where the two
+   * cover numbers of children as even as possible, then as few in total, else stays; the
+   * neighbour grows to the new boundary. The left boundary is placed first. {@code flushed} keeps
+   * a non-empty range.
+   */
+  public static List<Node> planShrink(TreeShape shape, Node flushed) {
+    int i = flushed.level();
+    if (i < 1 || i >= shape.depth() || flushed.bytes() != 0) {
+      throw new IllegalArgumentException("not an emptied internal node: " + flushed);
+    }
+    List<Node> level = shape.level(i);
+    int at = level.indexOf(flushed);
+    if (at < 0) {
+      throw new IllegalArgumentException("not in the shape: " + flushed);
+    }
+    int grand = i + 1;
+    Node left = at > 0 ? level.get(at - 1) : null;
+    Node right = at + 1 < level.size() ? level.get(at + 1) : null;
+    long lo = flushed.lo();
+    long hi = flushed.hi();
+    if (left != null) {
+      // New boundary b in [lo, hi]: left becomes [left.lo, b − 1] (unchanged if b == lo).
+      long best = lo;
+      long[] bestScore = null;
+      for (long b : cuts(shape, grand, lo, hi)) {
+        int cl = shape.overlapping(grand, left.lo(), b == lo ? left.hi() : b - 1).size();
+        int cx = shape.overlapping(grand, b, hi).size();
+        long[] score = {Math.abs(cl - cx), cl + cx};
+        if (bestScore == null || less(score, bestScore)) {
+          best = b;
+          bestScore = score;
+        }
+      }
+      lo = best;
+    }
+    if (right != null) {
+      // New boundary b in [lo + 1, hi + 1]: right starts at b (unchanged if b == hi + 1).
+      long best = hi + 1;
+      long[] bestScore = null;
+      List<Long> cuts = cuts(shape, grand, lo + 1, hi + 1);
+      for (int j = cuts.size() - 1; j >= 0; j--) { // from no change downwards, so ties keep more
+        long b = cuts.get(j);
+        int cx = shape.overlapping(grand, lo, b - 1).size();
+        int cr = shape.overlapping(grand, b == hi + 1 ? right.lo() : b, right.hi()).size();
+        long[] score = {Math.abs(cx - cr), cx + cr};
+        if (bestScore == null || less(score, bestScore)) {
+          best = b;
+          bestScore = score;
+        }
+      }
+      hi = best - 1;
+    }
+    List<Node> out = new ArrayList<>(3);
+    if (left != null && lo != flushed.lo()) {
+      out.add(new Node(left.id(), i, left.lo(), lo - 1, left.bytes(), left.sequences()));
+    }
+    if (lo != flushed.lo() || hi != flushed.hi()) {
+      out.add(new Node(flushed.id(), i, lo, hi, 0, flushed.sequences()));
+    }
+    if (right != null && hi != flushed.hi()) {
+      out.add(new Node(right.id(), i, hi + 1, right.hi(), right.bytes(), right.sequences()));
+    }
+    return out;
+  }
+
+  /** {@code from}, {@code to} and every start and end + 1 of a level-{@code grand} node between, sorted. */
+  private static List<Long> cuts(TreeShape shape, int grand, long from, long to) {
+    java.util.TreeSet<Long> set = new java.util.TreeSet<>();
+    set.add(from);
+    set.add(to);
+    for (Node g : shape.overlapping(grand, from, to)) {
+      if (g.lo() > from && g.lo() < to) {
+        set.add(g.lo());
+      }
+      if (g.hi() < to && g.hi() + 1 > from) {
+        set.add(g.hi() + 1);
+      }
+    }
+    return new ArrayList<>(set);
+  }
+
+  private static boolean less(long[] a, long[] b) {
+    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+  }
+
   private static void checkLevel(TreeShape shape, Node node) {
     if (node.level() >= shape.depth()) {
       throw new IllegalArgumentException("a leaf-level node is never flushed: " + node);
@@ -66,7 +180,8 @@ public final class FlushPlanner {
       long end = parent.hi();
       if (j + 1 < children.size()) {
         Node next = children.get(j + 1);
-        end = Math.min(end, firstKeyOfNext(shape, child, next, leaf) - 1);
+        long first = leaf ? closestSplit(child, next) : balancedSplit(shape, parent, start, child, next);
+        end = Math.min(end, first - 1);
       }
       out.add(new Assignment(child, start, end, action(shape, child, leaf, mode)));
       start = end + 1;
@@ -74,13 +189,58 @@ public final class FlushPlanner {
     return out;
   }
 
-  /** The first key of the gap after {@code a} that goes to {@code b}. */
-  private static long firstKeyOfNext(TreeShape shape, Node a, Node b, boolean leaf) {
-    if (leaf) {
-      long gap = b.lo() - a.hi(); // ≥ 1, read unsigned
-      return a.hi() + (gap >>> 1) + 1; // keys a.hi + d with d ≤ gap/2 are closer to a (ties to a)
+  /** The first key of the gap after leaf {@code a} that goes to leaf {@code b}: the closest child. */
+  private static long closestSplit(Node a, Node b) {
+    long gap = b.lo() - a.hi(); // ≥ 1, read unsigned
+    return a.hi() + (gap >>> 1) + 1; // keys a.hi + d with d ≤ gap/2 are closer to a (ties to a)
+  }
+
+  /**
+   * The boundary {@code b} between internal children {@code a} (whose sub-range starts at {@code
+   * start}) and {@code b}: {@code a} gets {@code [start, b − 1]}, {@code next} gets {@code b..}.
+   */
+  private static long balancedSplit(TreeShape shape, Node parent, long start, Node a, Node next) {
+    // Allowed: a keeps a non-empty sub-range and, if it holds records, its whole range; next
+    // likewise. The boundary stays inside the parent's range.
+    long min = start + 1;
+    if (a.bytes() > 0) {
+      min = Math.max(min, a.hi() + 1);
     }
-    return shape.childCount(a) <= shape.childCount(b) ? b.lo() : a.hi() + 1;
+    long max = Math.min(parent.hi(), next.bytes() > 0 ? next.lo() : next.hi());
+    if (max < min) { // cannot happen for disjoint levels, kept as a guard: the old gap rule
+      return next.lo();
+    }
+    int grand = next.level() + 1;
+    long nextEnd = Math.max(next.hi(), min);
+    List<Long> candidates = new ArrayList<>();
+    candidates.add(min);
+    candidates.add(max);
+    for (Node g : shape.overlapping(grand, min, max)) {
+      if (g.lo() > min && g.lo() <= max) {
+        candidates.add(g.lo());
+      }
+      if (g.hi() < max && g.hi() + 1 > min) {
+        candidates.add(g.hi() + 1);
+      }
+    }
+    boolean extendLeft = shape.childCount(a) <= shape.childCount(next); // the old gap rule's choice
+    long best = 0;
+    long bestDiff = Long.MAX_VALUE;
+    long bestSum = Long.MAX_VALUE;
+    for (long b : candidates) {
+      int ca = shape.overlapping(grand, start, b - 1).size();
+      int cb = shape.overlapping(grand, b, Math.max(b, nextEnd)).size();
+      long diff = Math.abs(ca - cb);
+      long sum = ca + cb;
+      boolean better = diff < bestDiff || (diff == bestDiff && sum < bestSum)
+          || (diff == bestDiff && sum == bestSum && (extendLeft ? b > best : b < best));
+      if (better) {
+        best = b;
+        bestDiff = diff;
+        bestSum = sum;
+      }
+    }
+    return best;
   }
 
   private static Action action(TreeShape shape, Node child, boolean leaf, Mode mode) {

@@ -20,6 +20,9 @@ import java.util.SplittableRandom;
  * runs add-level and combines before each flush; running them after draining full nodes keeps
  * the same invariants at the end of every step.)
  *
+ * <p>After a node (not a combined one) flushes, its range is shrunk toward balance with its
+ * neighbours by {@link FlushPlanner#planShrink} (metadata only, nothing is written).
+ *
  * <p>Costs: an append writes the appended bytes; a merge rewrites the child plus the incoming
  * bytes into one sequence; a merge-and-cut writes the same and cuts the result into leaves of
  * about C_t/5; a move writes nothing (but a memtable's move into L1 writes its bytes); a split
@@ -178,28 +181,54 @@ public final class TreeSimulator {
         put(node.level(), plan.splitKey(), node.hi(), Arrays.copyOfRange(data, cut, data.length));
       }
       case FLUSH -> {
+        boolean internal = node.level() + 1 < levels.size();
         for (Assignment a : plan.assignments()) {
           long[] part = Arrays.copyOfRange(data, lowerBound(data, a.lo()), upperBound(data, a.hi()));
-          if (part.length > 0) {
-            receive(a, part);
+          if (internal) {
+            receive(a, part, node);
+          } else if (part.length > 0) {
+            receive(a, part, null);
           }
         }
         if (node.level() >= 1) {
           remove(node);
           if (!destroy) {
-            put(new Node(node.id(), node.level(), node.lo(), node.hi(), 0, 0), new long[0]);
+            Node emptied = new Node(node.id(), node.level(), node.lo(), node.hi(), 0, 0);
+            put(emptied, new long[0]);
+            for (Node resized : FlushPlanner.planShrink(shape(), emptied)) {
+              long[] keys = records.get(resized.id());
+              remove(resized);
+              put(resized, keys);
+            }
           }
         }
       }
     }
   }
 
-  private void receive(Assignment a, long[] part) {
+  /**
+   * Writes {@code part} into the assignment's child. A leaf child ({@code parent == null}) widens
+   * to cover the records; an internal child takes its sub-range as its range, keeping any part of
+   * its old range outside the parent's (the planner only shrinks children that hold no records).
+   */
+  private void receive(Assignment a, long[] part, Node parent) {
     Node child = a.child();
     long[] old = records.get(child.id());
+    long lo;
+    long hi;
+    if (parent == null) {
+      lo = Math.min(child.lo(), part[0]);
+      hi = Math.max(child.hi(), part[part.length - 1]);
+    } else {
+      lo = a.lo() == parent.lo() ? Math.min(child.lo(), a.lo()) : a.lo();
+      hi = a.hi() == parent.hi() ? Math.max(child.hi(), a.hi()) : a.hi();
+      if (part.length == 0) {
+        remove(child);
+        put(new Node(child.id(), child.level(), lo, hi, child.bytes(), child.sequences()), old);
+        return;
+      }
+    }
     long[] all = merge(old, part);
-    long lo = Math.min(child.lo(), part[0]);
-    long hi = Math.max(child.hi(), part[part.length - 1]);
     remove(child);
     records.remove(child.id());
     switch (a.action()) {

@@ -2,6 +2,7 @@ package io.iam.core.tree.iam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.tree.iam.FlushPlan.Action;
 import io.iam.core.tree.iam.FlushPlan.Assignment;
@@ -59,6 +60,63 @@ class FlushPlannerTest {
     List<Node> l3b = List.of(node(4, 3, 10, 20, 1, 1), node(5, 3, 30, 40, 1, 1), node(6, 3, 150, 160, 1, 1));
     TreeShape shape2 = new TreeShape(List.of(List.of(parent), List.of(left, right), l3b), 10, C);
     assertEquals(100, FlushPlanner.plan(shape2, parent, Mode.lsa()).assignments().get(1).lo());
+  }
+
+  @Test
+  void internalBoundaryEvensOutGrandchildCountsAsInSectionFourTwoOne() {
+    // §4.2.1's example: {9,99} with 5 children and {120,225} with 10 under {3,999}. {120,225} has
+    // just flushed (holds no records), so the boundary may move into its range.
+    Node parent = node(1, 1, 3, 999, C, 1);
+    Node left = node(2, 2, 9, 99, 10, 1);
+    Node right = node(3, 2, 120, 225, 0, 0);
+    List<Node> l3 = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      l3.add(node(10 + k, 3, 10 + 15L * k, 12 + 15L * k, 1, 1));
+    }
+    for (int k = 0; k < 10; k++) {
+      l3.add(node(20 + k, 3, 125 + 10L * k, 128 + 10L * k, 1, 1));
+    }
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(left, right), l3), 10, C);
+    assertEquals(5, shape.childCount(left));
+    assertEquals(10, shape.childCount(right));
+    List<Assignment> as = FlushPlanner.plan(shape, parent, Mode.lsa()).assignments();
+    assertEquals(2, as.size());
+    assertEquals(3, as.get(0).lo());
+    assertEquals(as.get(0).hi() + 1, as.get(1).lo());
+    assertEquals(999, as.get(1).hi());
+    int cl = shape.overlapping(3, as.get(0).lo(), as.get(0).hi()).size();
+    int cr = shape.overlapping(3, as.get(1).lo(), as.get(1).hi()).size();
+    assertTrue(Math.abs(cl - cr) <= 1, cl + " vs " + cr);
+    assertEquals(15, cl + cr, "the boundary cuts through no grandchild");
+    assertEquals(8, cl, "the child with fewer children gets the extra one");
+
+    // If {120,225} holds records its range cannot shrink: only the gap 100..119 can move, and it
+    // goes to {9,99}; the counts stay 5 and 10 because the keys do not allow better.
+    Node heldRight = node(3, 2, 120, 225, 10, 1);
+    TreeShape held = new TreeShape(List.of(List.of(parent), List.of(left, heldRight), l3), 10, C);
+    assertEquals(List.of(new Assignment(left, 3, 119, Action.APPEND), new Assignment(heldRight, 120, 999, Action.APPEND)),
+        FlushPlanner.plan(held, parent, Mode.lsa()).assignments());
+  }
+
+  @Test
+  void anEmptiedNodeShrinksTowardItsNeighbour() {
+    // X = [100,300] has just flushed and covers 12 children; its left neighbour [0,50] covers 2.
+    Node leftN = node(1, 1, 0, 50, 40, 2);
+    Node x = node(2, 1, 100, 300, 0, 0);
+    List<Node> l2 = new ArrayList<>(List.of(node(10, 2, 10, 12, 1, 1), node(11, 2, 30, 32, 1, 1)));
+    for (int k = 0; k < 12; k++) {
+      l2.add(node(20 + k, 2, 100 + 15L * k, 105 + 15L * k, 1, 1));
+    }
+    TreeShape shape = new TreeShape(List.of(List.of(leftN, x), l2, List.of()), 10, C);
+    List<Node> resized = FlushPlanner.planShrink(shape, x);
+    // Boundary at 166 (after the child [160,165]): 2 + 5 = 7 on the left, 7 on the right; among
+    // equally even boundaries X keeps the most range.
+    assertEquals(List.of(node(1, 1, 0, 165, 40, 2), node(2, 1, 166, 300, 0, 0)), resized);
+    TreeShape after = new TreeShape(List.of(resized, l2, List.of()), 10, C);
+    assertEquals(7, after.childCount(resized.get(0)));
+    assertEquals(7, after.childCount(resized.get(1)));
+    // A node holding records is not shrunk.
+    assertThrows(IllegalArgumentException.class, () -> FlushPlanner.planShrink(shape, leftN));
   }
 
   @Test

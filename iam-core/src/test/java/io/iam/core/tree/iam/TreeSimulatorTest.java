@@ -83,7 +83,9 @@ class TreeSimulatorTest {
       }
     }
     assertTrue(sim.shape().depth() >= 3, "the run grows the tree");
-    assertTrue(maxChildren < 4 * T, "splits keep child counts bounded: " + maxChildren);
+    // Before the §4.2.1 range adjustment these runs reached 36 (LSA, IAM) and 23 (LSM_MERGE);
+    // with it, 26 and 19 (and at most 26 over seeds 1, 2, 3, 42, 99 too).
+    assertTrue(maxChildren < 3 * T, "range adjustment and splits keep child counts below 3t: " + maxChildren);
   }
 
   /** Whether a node whose range covers {@code key} stores it. */
