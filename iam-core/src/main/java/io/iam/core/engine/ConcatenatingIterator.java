@@ -1,5 +1,6 @@
 package io.iam.core.engine;
 
+import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 import java.util.List;

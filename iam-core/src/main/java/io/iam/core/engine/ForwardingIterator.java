@@ -1,5 +1,6 @@
 package io.iam.core.engine;
 
+import io.iam.core.iter.InternalIterator;
 import java.io.IOException;
 
 /** An internal iterator that passes every call to another; subclasses override what they add. */

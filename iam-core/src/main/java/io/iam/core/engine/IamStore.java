@@ -7,6 +7,7 @@ import io.iam.core.fs.Fs;
 import io.iam.core.fs.FsFile;
 import io.iam.core.fs.FsLock;
 import io.iam.core.fs.LocalFs;
+import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
@@ -506,28 +507,36 @@ public final class IamStore implements AutoCloseable {
     return get(key, ReadOptions.DEFAULT);
   }
 
+  /**
+   * What one read sees, taken atomically under {@code mutex}: its sequence number, the memtables
+   * newest first, and the pinned version (release it with {@link Version#unref()}).
+   */
+  private record ReadView(long sequence, List<MemTable> memtables, Version version) {}
+
+  private ReadView readView(ReadOptions opts) throws IOException {
+    mutex.lock();
+    try {
+      ensureOpen();
+      List<MemTable> memtables = new ArrayList<>();
+      memtables.add(mem);
+      imms.descendingIterator().forEachRemaining(i -> memtables.add(i.table()));
+      return new ReadView(sequenceOf(opts), memtables, versions.pinCurrent());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   /** The value of {@code key} as of {@code opts.snapshot()} (or the latest), or null. */
   public byte[] get(byte[] key, ReadOptions opts) throws IOException {
     java.util.Objects.requireNonNull(key, "key must not be null");
     stats.gets.increment();
-    MemTable active;
-    List<MemTable> frozen = new ArrayList<>();
-    long sequence;
-    Version version;
-    mutex.lock();
+    ReadView view = readView(opts);
+    long sequence = view.sequence();
+    Version version = view.version();
     try {
-      ensureOpen();
-      sequence = sequenceOf(opts);
-      active = mem;
-      imms.descendingIterator().forEachRemaining(i -> frozen.add(i.table()));
-      version = versions.pinCurrent();
-    } finally {
-      mutex.unlock();
-    }
-    try {
-      Lookup l = active.get(key, sequence);
-      for (int i = 0; l.isAbsent() && i < frozen.size(); i++) {
-        l = frozen.get(i).get(key, sequence);
+      Lookup l = Lookup.ABSENT;
+      for (int i = 0; l.isAbsent() && i < view.memtables().size(); i++) {
+        l = view.memtables().get(i).get(key, sequence);
       }
       if (!l.isAbsent()) {
         return l.isFound() ? l.value().clone() : null; // the memtable's own array must not escape
@@ -572,19 +581,11 @@ public final class IamStore implements AutoCloseable {
   }
 
   public StoreIterator iterator(ReadOptions opts) throws IOException {
+    ReadView view = readView(opts);
+    long sequence = view.sequence();
+    Version version = view.version();
     List<InternalIterator> children = new ArrayList<>();
-    long sequence;
-    Version version;
-    mutex.lock();
-    try {
-      ensureOpen();
-      sequence = sequenceOf(opts);
-      children.add(TableCache.iterator(mem));
-      imms.descendingIterator().forEachRemaining(i -> children.add(TableCache.iterator(i.table())));
-      version = versions.pinCurrent();
-    } finally {
-      mutex.unlock();
-    }
+    view.memtables().forEach(m -> children.add(TableCache.iterator(m)));
     try {
       for (FileMeta f : version.files(0)) {
         children.add(tables.iterator(f));

@@ -3,11 +3,11 @@ package io.iam.core.engine;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.fs.Fs;
+import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.key.ValueType;
-import io.iam.core.memtable.MemIterator;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
 import io.iam.core.table.Entry;
@@ -16,7 +16,6 @@ import io.iam.core.table.MSTableWriter;
 import io.iam.core.table.SequenceHandle;
 import io.iam.core.table.SequenceReader;
 import io.iam.core.table.SequenceWriter;
-import io.iam.core.table.TableIterator;
 import io.iam.core.table.TableOptions;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.FileMeta;
@@ -144,11 +143,11 @@ final class TableCache implements Closeable {
 
   private InternalIterator iterator(FileMeta f, MSTableReader r) {
     if (f.sequenceCount() == 1) {
-      return adapt(r.sequence(0).iterator());
+      return r.sequence(0).iterator();
     }
     List<InternalIterator> parts = new ArrayList<>();
     for (int i = 0; i < f.sequenceCount(); i++) {
-      parts.add(adapt(r.sequence(i).iterator()));
+      parts.add(r.sequence(i).iterator());
     }
     return new MergingIterator(cmp, parts);
   }
@@ -176,74 +175,9 @@ final class TableCache implements Closeable {
     return new ConcatenatingIterator(cmp, sources);
   }
 
-  static InternalIterator adapt(TableIterator it) {
-    return new InternalIterator() {
-      @Override
-      public boolean valid() {
-        return it.valid();
-      }
-
-      @Override
-      public void seekToFirst() throws IOException {
-        it.seekToFirst();
-      }
-
-      @Override
-      public void seek(byte[] internalKey) throws IOException {
-        it.seek(internalKey);
-      }
-
-      @Override
-      public void next() throws IOException {
-        it.next();
-      }
-
-      @Override
-      public byte[] key() {
-        return it.key();
-      }
-
-      @Override
-      public byte[] value() {
-        return it.value();
-      }
-    };
-  }
-
   /** An iterator over a memtable's internal entries. */
   static InternalIterator iterator(MemTable table) {
-    MemIterator it = table.iterator();
-    return new InternalIterator() {
-      @Override
-      public boolean valid() {
-        return it.valid();
-      }
-
-      @Override
-      public void seekToFirst() {
-        it.seekToFirst();
-      }
-
-      @Override
-      public void seek(byte[] internalKey) {
-        it.seek(internalKey);
-      }
-
-      @Override
-      public void next() {
-        it.next();
-      }
-
-      @Override
-      public byte[] key() {
-        return it.key();
-      }
-
-      @Override
-      public byte[] value() {
-        return it.value();
-      }
-    };
+    return table.iterator();
   }
 
   /**

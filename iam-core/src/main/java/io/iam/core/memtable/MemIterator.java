@@ -1,5 +1,6 @@
 package io.iam.core.memtable;
 
+import io.iam.core.iter.InternalIterator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -15,7 +16,7 @@ import java.util.concurrent.ConcurrentNavigableMap;
  * are the memtable's own arrays, not copies: do not modify them. Not thread-safe itself: use one
  * iterator per thread.
  */
-public final class MemIterator {
+public final class MemIterator implements InternalIterator {
 
   private final ConcurrentNavigableMap<byte[], byte[]> map;
   private Iterator<Map.Entry<byte[], byte[]>> it;
@@ -26,33 +27,39 @@ public final class MemIterator {
   }
 
   /** Positions at the first entry (invalid if the memtable is empty). */
+  @Override
   public void seekToFirst() {
     position(map.entrySet().iterator());
   }
 
   /** Positions at the first entry whose internal key is ≥ {@code internalKey}. */
+  @Override
   public void seek(byte[] internalKey) {
     position(map.tailMap(internalKey, true).entrySet().iterator());
   }
 
   /** Whether the iterator is at an entry. */
+  @Override
   public boolean valid() {
     return current != null;
   }
 
   /** Moves to the next entry; may become invalid. */
+  @Override
   public void next() {
     requireValid();
     current = it.hasNext() ? it.next() : null;
   }
 
   /** The internal key of the current entry. */
+  @Override
   public byte[] key() {
     requireValid();
     return current.getKey();
   }
 
   /** The value of the current entry (empty for a tombstone). */
+  @Override
   public byte[] value() {
     requireValid();
     return current.getValue();

@@ -1,5 +1,6 @@
 package io.iam.core.table;
 
+import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
@@ -11,7 +12,7 @@ import java.util.NoSuchElementException;
  * IOException} ({@link TableCorruptionException} for a damaged block); after a failed move the
  * iterator is invalid. Not thread-safe.
  */
-public final class TableIterator {
+public final class TableIterator implements InternalIterator {
 
   private final SequenceReader seq;
   private final InternalKeyComparator cmp;
@@ -25,22 +26,26 @@ public final class TableIterator {
     this.cmp = cmp;
   }
 
+  @Override
   public boolean valid() {
     return it != null && it.valid();
   }
 
   /** Moves to the first entry. */
+  @Override
   public void seekToFirst() throws IOException {
     position(0, null);
   }
 
   /** Moves to the first entry whose internal key is at least {@code internalKey}. */
+  @Override
   public void seek(byte[] internalKey) throws IOException {
     InternalKey.userKeyLength(internalKey.length);
     position(seq.findBlock(internalKey), internalKey);
   }
 
   /** Moves to the next entry; the iterator must be valid. */
+  @Override
   public void next() throws IOException {
     requireValid();
     key = null;
@@ -55,6 +60,7 @@ public final class TableIterator {
   }
 
   /** The current internal key (the same array until the next move; do not modify it). */
+  @Override
   public byte[] key() {
     requireValid();
     if (key == null) {
@@ -64,6 +70,7 @@ public final class TableIterator {
   }
 
   /** The current value (the same array until the next move; do not modify it). */
+  @Override
   public byte[] value() {
     requireValid();
     if (value == null) {

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -7,7 +7,7 @@ import java.io.IOException;
  * An ordered cursor over internal entries (internal key, value), the one shape every source of
  * data (memtables, sorted sequences, levels, merges of them) is read through. Not thread-safe.
  */
-interface InternalIterator extends Closeable {
+public interface InternalIterator extends Closeable {
 
   boolean valid();
 
