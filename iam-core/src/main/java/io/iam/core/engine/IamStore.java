@@ -19,6 +19,7 @@ import io.iam.core.option.OptionValues;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.FileMeta;
 import io.iam.core.tree.LeveledPicker;
+import io.iam.core.tree.NodeMeta;
 import io.iam.core.tree.StoreFiles;
 import io.iam.core.tree.Version;
 import io.iam.core.tree.VersionEdit;
@@ -75,6 +76,8 @@ public final class IamStore implements AutoCloseable {
   private final BlockCache blockCache;
   private final TableCache tables;
   private final LeveledPicker picker;
+  /** The LSA/IAM executor; null for a leveled tree. */
+  private final NodeTree nodeTree;
   private final Statistics stats;
   private final ExecutorService background;
   private final ExecutorService flusher;
@@ -88,6 +91,9 @@ public final class IamStore implements AutoCloseable {
   private final Deque<Writer> writers = new ArrayDeque<>();
   private final TreeMap<Long, Integer> snapshots = new TreeMap<>();
   private final Set<Long> busyFiles = new HashSet<>();
+  /** Nodes reserved by running node-tree jobs. */
+  private final Set<Long> busyNodes = new HashSet<>();
+  private boolean memtableFlushRunning;
   private final Set<Long> pendingOutputs = new HashSet<>();
   private final byte[][] cursors;
   private final AtomicInteger openIterators = new AtomicInteger();
@@ -156,6 +162,8 @@ public final class IamStore implements AutoCloseable {
       return t;
     });
     this.mem = new MemTable(cmp);
+    this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
+        ? new NodeTree(versions, tables, stats, blockCache, cmp, options) : null;
   }
 
   /** Opens (or creates) a store with default options on the local file system. */
@@ -190,9 +198,16 @@ public final class IamStore implements AutoCloseable {
     try {
       InternalKeyComparator cmp = new InternalKeyComparator(comparator);
       int levels = options.get(StoreOptions.MAX_LEVELS);
+      TreeKind tree = options.get(StoreOptions.TREE);
+      String treeName = StoreOptions.TREE.type().format(tree);
       VersionSet versions = exists
           ? VersionSet.recover(fs, dir, cmp, levels)
-          : VersionSet.create(fs, dir, cmp, levels);
+          : VersionSet.create(fs, dir, cmp, levels, treeName, tree.nodeTree());
+      if (!versions.treeName().equals(treeName)) {
+        versions.close();
+        throw new IOException("store " + dir + " was created with tree=" + versions.treeName()
+            + "; it cannot be opened with tree=" + treeName);
+      }
       for (Path p : fs.list(dir)) {
         for (OptionalLong n : List.of(StoreFiles.tableNumber(p), StoreFiles.logNumber(p), StoreFiles.manifestNumber(p))) {
           n.ifPresent(versions::markFileNumberUsed);
@@ -233,6 +248,8 @@ public final class IamStore implements AutoCloseable {
     logs.sort(null);
     long maxSequence = versions.lastSequence();
     MemTable table = new MemTable(cmp);
+    long tableLog = -1;
+    List<Immutable> recovered = new ArrayList<>();
     VersionEdit edit = new VersionEdit();
     for (long number : logs) {
       Path path = StoreFiles.log(dir, number);
@@ -260,9 +277,13 @@ public final class IamStore implements AutoCloseable {
           } catch (IllegalArgumentException e) {
             throw new IOException(path + ": malformed write batch before offset " + reader.validLength() + ": " + e.getMessage(), e);
           }
+          if (tableLog < 0) {
+            tableLog = number;
+          }
           if (table.approximateBytes() >= memtableSize) {
-            addIfWritten(edit, writeLevel0(table));
+            recovered(table, tableLog, recovered, edit);
             table = new MemTable(cmp);
+            tableLog = -1;
           }
         }
         if (reader.tornTail() || reader.droppedBytes() > 0) {
@@ -274,15 +295,37 @@ public final class IamStore implements AutoCloseable {
       }
     }
     if (!table.isEmpty()) {
-      addIfWritten(edit, writeLevel0(table));
+      recovered(table, tableLog, recovered, edit);
     }
     versions.setLastSequence(maxSequence);
     long newLog = versions.newFileNumber();
     openLog(newLog);
-    edit.logNumber(newLog);
+    // A node tree flushes recovered memtables in the background, like any other; their logs stay
+    // until then.
+    edit.logNumber(recovered.isEmpty() ? newLog : recovered.get(0).logNumber());
     versions.logAndApply(edit);
-    for (long number : logs) {
-      fs.delete(StoreFiles.log(dir, number));
+    if (recovered.isEmpty()) {
+      for (long number : logs) {
+        fs.delete(StoreFiles.log(dir, number));
+      }
+    }
+    mutex.lock();
+    try {
+      imms.addAll(recovered);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * A memtable rebuilt from the logs (the first of which is {@code logNumber}): written to level 0
+   * at once by a leveled tree, kept as an immutable memtable for the background flush by a node tree.
+   */
+  private void recovered(MemTable table, long logNumber, List<Immutable> recovered, VersionEdit edit) throws IOException {
+    if (nodeTree != null) {
+      recovered.add(new Immutable(table, logNumber));
+    } else {
+      addIfWritten(edit, writeLevel0(table));
     }
   }
 
@@ -603,7 +646,23 @@ public final class IamStore implements AutoCloseable {
     return new StoreIterator(new MergingIterator(cmp, children), cmp.userComparator(), sequence, opts.upperBound(), () -> {
       version.unref();
       openIterators.decrementAndGet();
-    });
+    }, target -> countScan(version, target));
+  }
+
+  /** Counts a scan starting at {@code target} and the on-disk sequences it reads from. */
+  private void countScan(Version version, byte[] target) {
+    long sequences = 0;
+    for (FileMeta f : version.files(0)) {
+      sequences += f.sequenceCount();
+    }
+    for (int level = 1; level < version.numLevels(); level++) {
+      FileMeta f = version.fileAtOrAfter(level, target);
+      if (f != null) {
+        sequences += f.sequenceCount();
+      }
+    }
+    stats.scans.increment();
+    stats.scanSequences.add(sequences);
   }
 
   /** Takes a snapshot of everything written so far. Release it with {@link Snapshot#close()}. */
@@ -644,9 +703,13 @@ public final class IamStore implements AutoCloseable {
     }
     if (!imms.isEmpty() && !flushScheduled) {
       flushScheduled = true;
-      flusher.execute(this::flushInBackground);
+      flusher.execute(nodeTree != null ? this::flushNodeTreeInBackground : this::flushInBackground);
     }
     int threads = options.get(StoreOptions.BACKGROUND_THREADS);
+    if (nodeTree != null) {
+      scheduleNodeJobs(threads);
+      return;
+    }
     while (compactionsRunning < threads) {
       CompactionPick pick = picker.pick(versions.current(), busyFiles, cursors);
       if (pick == null) {
@@ -657,6 +720,149 @@ public final class IamStore implements AutoCloseable {
       }
       compactionsRunning++;
       background.execute(() -> compactInBackground(pick));
+    }
+  }
+
+  /** Starts node-tree jobs on free threads; adds a level inline when nothing runs. Holds {@code mutex}. */
+  private void scheduleNodeJobs(int threads) {
+    while (compactionsRunning < threads) {
+      boolean idle = compactionsRunning == 0 && !memtableFlushRunning;
+      NodeJob job = nodeTree.pick(versions.current(), busyNodes, idle);
+      if (job == null) {
+        return;
+      }
+      if (job.kind() == NodeJob.Kind.ADD_LEVEL) {
+        try {
+          nodeTree.addLevel();
+        } catch (IOException e) {
+          LOG.log(Level.WARNING, "could not add a level; will retry: " + e.getMessage(), e);
+          return;
+        }
+        continue;
+      }
+      nodeTree.started(job);
+      busyNodes.addAll(job.reserved());
+      compactionsRunning++;
+      background.execute(() -> runNodeJob(job));
+    }
+  }
+
+  /** Runs a node-tree flush, split, move or combine on a background thread. */
+  private void runNodeJob(NodeJob job) {
+    List<Long> outputs = new ArrayList<>();
+    IOException failure = null;
+    long smallestSnapshot;
+    mutex.lock();
+    try {
+      smallestSnapshot = smallestSnapshot();
+    } finally {
+      mutex.unlock();
+    }
+    try {
+      if (!closing) {
+        nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+        stats.compactions.increment();
+      }
+    } catch (IOException e) {
+      failure = e;
+    } catch (RuntimeException e) {
+      failure = new IOException("node-tree " + job.kind() + " failed unexpectedly", e);
+    } finally {
+      mutex.lock();
+      try {
+        busyNodes.removeAll(job.reserved());
+        pendingOutputs.removeAll(outputs);
+        compactionsRunning--;
+        if (failure != null && !closing) {
+          stats.compactionFailures.increment();
+          LOG.log(Level.WARNING, "node-tree " + job.kind() + " failed; will retry: " + failure.getMessage(), failure);
+          outputs.forEach(tables::discard);
+          backoff();
+        }
+        deleteObsoleteFilesLocked();
+        maybeScheduleWork();
+        backgroundDone.signalAll();
+      } finally {
+        mutex.unlock();
+      }
+    }
+  }
+
+  /**
+   * Flushes the oldest immutable memtable into level 1 of the node tree: waits until the level-1
+   * nodes it writes into are free and, if internal, not full, then appends (or merges) its records
+   * into them.
+   */
+  private void flushNodeTreeInBackground() {
+    Immutable imm;
+    mutex.lock();
+    try {
+      imm = imms.peekFirst();
+      if (imm == null || closing) {
+        flushScheduled = false;
+        return;
+      }
+    } finally {
+      mutex.unlock();
+    }
+    NodeTree.Source source;
+    try {
+      source = NodeTree.Source.of(imm.table().iterator(), cmp.userComparator());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e); // a memtable iterator does no I/O
+    }
+    mutex.lock();
+    try {
+      NodeJob job;
+      while ((job = nodeTree.pickMemtableFlush(versions.current(), imm.table(), source, busyNodes)) == null) {
+        if (closing) {
+          flushScheduled = false;
+          return;
+        }
+        maybeScheduleWork();
+        try {
+          backgroundDone.await(100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          flushScheduled = false;
+          return;
+        }
+      }
+      busyNodes.addAll(job.reserved());
+      memtableFlushRunning = true;
+      long smallestSnapshot = smallestSnapshot();
+      long nextLog = imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
+      mutex.unlock();
+      List<Long> outputs = new ArrayList<>();
+      IOException failure = null;
+      try {
+        nodeTree.run(job, source, nextLog, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+      } catch (IOException e) {
+        failure = e;
+      } catch (RuntimeException e) {
+        failure = new IOException("memtable flush failed unexpectedly", e);
+      } finally {
+        mutex.lock();
+        busyNodes.removeAll(job.reserved());
+        memtableFlushRunning = false;
+        pendingOutputs.removeAll(outputs);
+      }
+      if (failure == null) {
+        imms.pollFirst();
+        retryNanos = 0;
+        stats.flushes.increment();
+      } else {
+        stats.flushFailures.increment();
+        LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
+        outputs.forEach(tables::discard);
+        backoff();
+      }
+      flushScheduled = false;
+      deleteObsoleteFilesLocked();
+      maybeScheduleWork();
+      backgroundDone.signalAll();
+    } finally {
+      mutex.unlock();
     }
   }
 
@@ -899,7 +1105,9 @@ public final class IamStore implements AutoCloseable {
         ensureOpen();
         maybeScheduleWork();
         boolean pending = !imms.isEmpty() || flushScheduled || compactionsRunning > 0
-            || picker.pick(versions.current(), busyFiles, cursors) != null;
+            || (nodeTree != null
+                ? nodeTree.pick(versions.current(), busyNodes, true) != null
+                : picker.pick(versions.current(), busyFiles, cursors) != null);
         if (!pending) {
           return;
         }
@@ -921,12 +1129,39 @@ public final class IamStore implements AutoCloseable {
 
   /** The live files per level (level 0 newest first). */
   public List<List<FileMeta>> levels() {
+    return perLevel(Version::files);
+  }
+
+  private <T> List<List<T>> perLevel(java.util.function.BiFunction<Version, Integer, List<T>> level) {
     Version v = versions.current();
-    List<List<FileMeta>> out = new ArrayList<>();
+    List<List<T>> out = new ArrayList<>();
     for (int i = 0; i < v.numLevels(); i++) {
-      out.add(v.files(i));
+      out.add(level.apply(v, i));
     }
     return out;
+  }
+
+  /** The tree the store was created with. */
+  public TreeKind tree() {
+    return options.get(StoreOptions.TREE);
+  }
+
+  /**
+   * The nodes of a node tree per level (index 0, the memtable level, is empty; so is every level
+   * of a leveled tree), each level sorted by key.
+   */
+  public List<List<NodeMeta>> nodes() {
+    return perLevel(Version::nodes);
+  }
+
+  /** The on-disk levels of a node tree (0 for a leveled tree). */
+  public int depth() {
+    return versions.current().depth();
+  }
+
+  /** The node tree's executor, or null for a leveled tree. */
+  NodeTree nodeTree() {
+    return nodeTree;
   }
 
   /** Bytes of all live table files. */
@@ -965,6 +1200,14 @@ public final class IamStore implements AutoCloseable {
       for (int level = 0; level < v.numLevels(); level++) {
         for (FileMeta f : v.files(level)) {
           entries += tables.verify(f);
+        }
+        KeyComparator user = cmp.userComparator();
+        for (NodeMeta n : v.nodes(level)) {
+          FileMeta f = n.file();
+          if (f != null && (user.compare(InternalKey.userKey(f.smallest()), n.lo()) < 0
+              || user.compare(InternalKey.userKey(f.largest()), n.hi()) > 0)) {
+            throw new IOException("level " + level + ": " + n + " holds keys outside its range");
+          }
         }
       }
       return entries;

@@ -29,6 +29,15 @@ public final class Statistics {
   final LongAdder bloomChecked = new LongAdder();
   final LongAdder bloomFalsePositive = new LongAdder();
   final LongAdder gets = new LongAdder();
+  final LongAdder scans = new LongAdder();
+  final LongAdder scanSequences = new LongAdder();
+  final LongAdder nodeAppends = new LongAdder();
+  final LongAdder nodeMerges = new LongAdder();
+  final LongAdder nodeCuts = new LongAdder();
+  final LongAdder nodeSplits = new LongAdder();
+  final LongAdder nodeMoves = new LongAdder();
+  final LongAdder nodeCombines = new LongAdder();
+  final LongAdder levelsAdded = new LongAdder();
   private final LongAdder[] compactionRead;
   private final LongAdder[] compactionWritten;
   private final LongAdder[] movedBytes;
@@ -118,6 +127,20 @@ public final class Statistics {
     return user == 0 ? 0 : (double) bytesWrittenTo(level) / user;
   }
 
+  /** Seeks of store iterators (each starts a scan). */
+  public long scans() {
+    return scans.sum();
+  }
+
+  /**
+   * Sorted sequences a scan reads from, summed over scans: at each seek, every sequence of the
+   * memtables' level-0 files and, per deeper level, of the one file holding the seek key or the
+   * next key after it (the paper's read amplification of a short scan).
+   */
+  public long scanSequences() {
+    return scanSequences.sum();
+  }
+
   public long stallMicros() {
     return stallNanos.sum() / 1000;
   }
@@ -151,6 +174,15 @@ public final class Statistics {
     m.put("stall.micros", stallMicros());
     m.put("slowdown.micros", slowdownMicros());
     m.put("get.count", gets.sum());
+    m.put("scan.count", scans.sum());
+    m.put("scan.sequences", scanSequences.sum());
+    m.put("node.appends", nodeAppends.sum());
+    m.put("node.merges", nodeMerges.sum());
+    m.put("node.cuts", nodeCuts.sum());
+    m.put("node.splits", nodeSplits.sum());
+    m.put("node.moves", nodeMoves.sum());
+    m.put("node.combines", nodeCombines.sum());
+    m.put("node.levels-added", levelsAdded.sum());
     m.put("bloom.checked", bloomChecked.sum());
     m.put("bloom.useful", bloomUseful.sum());
     m.put("bloom.false-positive", bloomFalsePositive.sum());

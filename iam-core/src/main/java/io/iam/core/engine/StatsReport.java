@@ -3,6 +3,7 @@ package io.iam.core.engine;
 import io.iam.core.tree.FileMeta;
 import java.util.LinkedHashMap;
 import java.util.List;
+import io.iam.core.tree.NodeMeta;
 import java.util.Map;
 
 /** Renders a store's statistics for people (a table) and for programs (a map). */
@@ -29,6 +30,20 @@ final class StatsReport {
     sb.append(String.format("%-6s %7d %12s %12s %12s %12s %8.2f%n", "Sum",
         levels.stream().mapToInt(List::size).sum(), human(store.diskBytes()), "",
         human(s.flushBytes() + s.compactionBytesWritten()), "", s.writeAmplification()));
+    NodeTree tree = store.nodeTree();
+    if (tree != null) {
+      sb.append(String.format("%-6s %7s %10s %10s %10s%n", "Level", "Nodes", "Sequences", "Mean seq", "Max seq"));
+      List<List<NodeMeta>> nodes = store.nodes();
+      for (int level = 1; level <= store.depth(); level++) {
+        List<NodeMeta> l = nodes.get(level);
+        sb.append(String.format("L%-5d %7d %10d %10.2f %10d%n", level, l.size(),
+            l.stream().mapToInt(NodeMeta::sequences).sum(),
+            l.stream().mapToInt(NodeMeta::sequences).average().orElse(0),
+            l.stream().mapToInt(NodeMeta::sequences).max().orElse(0)));
+      }
+      sb.append(String.format("tree %s, depth %d, %s%n", StoreOptions.TREE.type().format(store.tree()), store.depth(),
+          describe(tree.currentMode(), store.depth())));
+    }
     sb.append(String.format("user %s, log %s, write-amp %.2f (with log %.2f)%n",
         human(s.userBytes()), human(s.walBytes()), s.writeAmplification(), s.writeAmplificationWithWal()));
     sb.append(String.format("flushes %d, compactions %d (+%d moves), failures %d/%d, stall %.1f ms, slowdown %.1f ms%n",
@@ -53,11 +68,34 @@ final class StatsReport {
       m.put("level." + level + ".cached-blocks", numbers.stream().mapToLong(store.blockCache()::residentBlocks).sum());
       m.put("level." + level + ".cached-bytes", numbers.stream().mapToLong(store.blockCache()::residentBytes).sum());
     }
+    NodeTree tree = store.nodeTree();
+    if (tree != null) {
+      List<List<NodeMeta>> nodes = store.nodes();
+      m.put("tree.depth", store.depth());
+      m.put("tree.mixed-level", tree.currentMode().m() == Integer.MAX_VALUE ? store.depth() + 1 : tree.currentMode().m());
+      m.put("tree.max-sequences", tree.currentMode().k());
+      for (int level = 1; level <= store.depth(); level++) {
+        List<NodeMeta> l = nodes.get(level);
+        m.put("level." + level + ".nodes", l.size());
+        m.put("level." + level + ".mean-sequences", l.isEmpty() ? 0.0 : l.stream().mapToInt(NodeMeta::sequences).average().orElse(0));
+        m.put("level." + level + ".max-sequences", l.stream().mapToInt(NodeMeta::sequences).max().orElse(0));
+      }
+    }
     m.put("disk.bytes", store.diskBytes());
     m.put("block-cache.hits", store.blockCache().hits());
     m.put("block-cache.misses", store.blockCache().misses());
     m.put("block-cache.used-bytes", store.blockCache().usedBytes());
     return m;
+  }
+
+  /** The flush behaviour in words: where the tree appends and merges. */
+  private static String describe(io.iam.core.tree.iam.Mode mode, int depth) {
+    return switch (mode.kind()) {
+      case LSA -> "appends everywhere";
+      case LSM_MERGE -> "merges everywhere";
+      case IAM -> mode.m() > depth ? "appends everywhere (mixed level m=" + mode.m() + " below the tree)"
+          : "mixed level m=" + mode.m() + ", k=" + mode.k();
+    };
   }
 
   static String human(long bytes) {

@@ -20,11 +20,15 @@ public final class StoreIterator implements AutoCloseable {
   private final long sequence;
   private final byte[] upperBound;
   private final Runnable onClose;
+  private final java.util.function.Consumer<byte[]> onSeek;
   private byte[] key;
   private byte[] value;
   private boolean closed;
 
-  StoreIterator(InternalIterator in, KeyComparator user, long sequence, byte[] upperBound, Runnable onClose) {
+  /** @param onSeek told the target of every seek (null for seekToFirst), for statistics */
+  StoreIterator(InternalIterator in, KeyComparator user, long sequence, byte[] upperBound, Runnable onClose,
+      java.util.function.Consumer<byte[]> onSeek) {
+    this.onSeek = onSeek;
     this.in = in;
     this.user = user;
     this.sequence = sequence;
@@ -35,6 +39,7 @@ public final class StoreIterator implements AutoCloseable {
   /** Positions at the first key. */
   public void seekToFirst() {
     try {
+      onSeek.accept(null);
       in.seekToFirst();
       settle(null);
     } catch (IOException e) {
@@ -45,6 +50,7 @@ public final class StoreIterator implements AutoCloseable {
   /** Positions at the first key ≥ {@code target}. */
   public void seek(byte[] target) {
     try {
+      onSeek.accept(target);
       in.seek(InternalKey.seekKey(target, sequence));
       settle(null);
     } catch (IOException e) {

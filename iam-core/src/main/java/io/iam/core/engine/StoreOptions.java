@@ -18,13 +18,33 @@ public final class StoreOptions {
 
   public static final Option<TreeKind> TREE =
       Option.builder("tree", OptionType.enumOf(TreeKind.class))
-          .defaultValue(TreeKind.LEVELED).bounds(TreeKind.LEVELED, TreeKind.LEVELED)
-          .doc("the tree the store keeps its files in").build();
+          .defaultValue(TreeKind.LEVELED).bounds(TreeKind.LEVELED, TreeKind.LSM_MERGE)
+          .doc("the tree the store keeps its files in: leveled, iam, lsa or lsm-merge; fixed when the store is created").build();
+
+  public static final Option<Integer> FANOUT =
+      Option.builder("fanout", OptionType.INT)
+          .defaultValue(10).bounds(2, 1000)
+          .doc("node trees: t, the nodes a node has below it; level i holds about t^i nodes").build();
+
+  public static final Option<Integer> MIXED_LEVEL =
+      Option.builder("mixed-level", OptionType.INT)
+          .defaultValue(0).bounds(0, 19)
+          .doc("tree=iam: a fixed mixed level m (levels above append, below merge); 0 chooses m from the block cache").build();
+
+  public static final Option<Integer> MIXED_LEVEL_SEQUENCES =
+      Option.builder("mixed-level-sequences", OptionType.INT)
+          .defaultValue(0).bounds(0, 1000)
+          .doc("tree=iam: a fixed k, the sequences a node of the mixed level holds before it is merged; 0 chooses k from the block cache").build();
+
+  public static final Option<CacheBudget> APPEND_CACHE_BUDGET =
+      Option.builder("append-cache-budget", OptionType.enumOf(CacheBudget.class))
+          .defaultValue(CacheBudget.FULL).bounds(CacheBudget.FULL, CacheBudget.HALF)
+          .doc("tree=iam: appended sequences may fill the whole block cache (full, the paper's M) or half of it (half, M/2)").build();
 
   public static final Option<Long> MEMTABLE_SIZE =
       Option.builder("memtable-size", OptionType.SIZE)
           .defaultValue(64L << 20).bounds(64L << 10, 16L << 30)
-          .doc("a memtable this large becomes immutable and is flushed in the background").build();
+          .doc("a memtable this large becomes immutable and is flushed in the background; in node trees also C_t, the size at which a node is full").build();
 
   public static final Option<Integer> MAX_IMMUTABLE_MEMTABLES =
       Option.builder("max-immutable-memtables", OptionType.INT)
@@ -110,7 +130,7 @@ public final class StoreOptions {
   public static final OptionTable TABLE =
       OptionTable.of(
           "store",
-          List.of(TREE, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
+          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),

@@ -27,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import com.google.common.util.concurrent.Striped;
+import io.iam.core.table.TableFullException;
 import java.util.function.LongSupplier;
 
 /**
@@ -49,6 +52,11 @@ final class TableCache implements Closeable {
   private final Statistics stats;
   private final long targetFileSize;
   private final Map<Long, MSTableReader> readers = new ConcurrentHashMap<>();
+  /**
+   * Serializes, per file, what reads or rewrites its footer: opening or refreshing a reader and
+   * opening or committing an append, so no reader ever sees a footer half rewritten.
+   */
+  private final Striped<Lock> footerLocks = Striped.lock(64);
 
   TableCache(Fs fs, Path dir, BlockCache cache, OptionValues options, InternalKeyComparator cmp, Statistics stats) {
     this.fs = fs;
@@ -61,20 +69,32 @@ final class TableCache implements Closeable {
     this.targetFileSize = options.get(StoreOptions.TARGET_FILE_SIZE);
   }
 
-  /** The reader of a live file, opened on first use with only its committed sequences. */
+  /**
+   * The reader of a live file, opened on first use with its committed sequences, and refreshed
+   * (sharing the open file) once the file has been appended to. A reader may expose more
+   * sequences than an older version's {@code f} records; callers read only {@code
+   * f.sequenceCount()} of them.
+   */
   MSTableReader reader(FileMeta f) throws IOException {
     MSTableReader r = readers.get(f.fileNumber());
-    if (r != null) {
+    if (r != null && r.sequenceCount() >= f.sequenceCount()) {
       return r;
     }
-    synchronized (this) {
+    Lock lock = footerLocks.get(f.fileNumber());
+    lock.lock();
+    try {
       r = readers.get(f.fileNumber());
       if (r == null) {
         r = MSTableReader.open(fs, StoreFiles.table(dir, f.fileNumber()), f.fileNumber(), cache, tableOptions, cmp,
             f.sequenceCount());
         readers.put(f.fileNumber(), r);
+      } else if (r.sequenceCount() < f.sequenceCount()) {
+        r = r.withSequences(f.sequenceCount(), cache, cmp);
+        readers.put(f.fileNumber(), r);
       }
       return r;
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -126,7 +146,7 @@ final class TableCache implements Closeable {
    * use nor fills the cache with blocks of files it is about to delete. Closing it closes the
    * reader.
    */
-  private InternalIterator uncachedIterator(FileMeta f) throws IOException {
+  InternalIterator uncachedIterator(FileMeta f) throws IOException {
     MSTableReader r = MSTableReader.open(fs, StoreFiles.table(dir, f.fileNumber()), f.fileNumber(), null, tableOptions, cmp,
         f.sequenceCount());
     return new ForwardingIterator(iterator(f, r)) {
@@ -185,7 +205,7 @@ final class TableCache implements Closeable {
    * visible to every snapshot; a tombstone is dropped when it is visible to every snapshot and
    * nothing older can lie below the output ({@code bottommost}).
    */
-  private static final class Dropper {
+  static final class Dropper {
     private final KeyComparator user;
     private final long smallestSnapshot;
     private final boolean bottommost;
@@ -230,7 +250,7 @@ final class TableCache implements Closeable {
     List<Long> numbers = new ArrayList<>();
     long[] next = {fileNumber};
     writeOutputs(source, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), () -> next[0]++,
-        Long.MAX_VALUE, numbers, out, limiter);
+        Long.MAX_VALUE, 0, numbers, out, limiter);
     return out.isEmpty() ? null : out.get(0);
   }
 
@@ -252,13 +272,94 @@ final class TableCache implements Closeable {
     try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
       merged.seekToFirst();
       writeOutputs(merged, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber,
-          targetFileSize, outputs, out, limiter);
+          targetFileSize, 0, outputs, out, limiter);
     }
     return out;
   }
 
+  /**
+   * Writes the entries of {@code in} (from where it stands) into new node files: capacity files
+   * of {@code capacity} bytes that take later appends, cut at about {@code cutSize} bytes, between
+   * user keys. Returns their metadata, none if nothing was left to write.
+   */
+  List<FileMeta> writeNodes(InternalIterator in, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
+      long cutSize, long capacity, List<Long> outputs, RateLimiter limiter) throws IOException {
+    List<FileMeta> out = new ArrayList<>();
+    writeOutputs(in, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber, cutSize,
+        capacity, outputs, out, limiter);
+    return out;
+  }
+
+  /**
+   * Appends the entries of {@code in} (from where it stands; versions no reader can see dropped,
+   * tombstones kept) to node file {@code f} as one new sequence, after the sequences {@code f}
+   * records. Returns the file's new metadata, {@code f} itself if nothing was left to append, or
+   * null if the sequence does not fit in the file's free space (the file is then unchanged and
+   * {@code in} partly consumed).
+   *
+   * @param estimatedBytes the entries' approximate size, to refuse early a file too small
+   */
+  FileMeta append(FileMeta f, InternalIterator in, long smallestSnapshot, long estimatedBytes, RateLimiter limiter)
+      throws IOException {
+    Path path = StoreFiles.table(dir, f.fileNumber());
+    Lock lock = footerLocks.get(f.fileNumber());
+    MSTableWriter writer;
+    lock.lock();
+    try {
+      writer = MSTableWriter.openForAppend(fs, path, f.fileNumber(), tableOptions, cmp, f.sequenceCount());
+    } finally {
+      lock.unlock();
+    }
+    try {
+      if (writer.freeBytes() < estimatedBytes + estimatedBytes / 8 + (64 << 10)) {
+        return null;
+      }
+      Dropper dropper = new Dropper(cmp.userComparator(), smallestSnapshot, false);
+      SequenceWriter seq = writer.beginSequence();
+      long unpaced = 0;
+      for (; in.valid(); in.next()) {
+        byte[] k = in.key();
+        if (dropper.keep(k)) {
+          byte[] v = in.value();
+          seq.add(k, v);
+          unpaced = pace(limiter, unpaced + k.length + v.length, false);
+        }
+      }
+      pace(limiter, unpaced, true);
+      if (seq.entries() == 0) {
+        seq.abandon();
+        return f;
+      }
+      SequenceHandle h;
+      lock.lock();
+      try {
+        h = seq.finish();
+      } catch (TableFullException e) {
+        return null;
+      } finally {
+        lock.unlock();
+      }
+      byte[] smallest = cmp.compare(h.smallest(), f.smallest()) < 0 ? h.smallest() : f.smallest();
+      byte[] largest = cmp.compare(h.largest(), f.largest()) > 0 ? h.largest() : f.largest();
+      return new FileMeta(f.fileNumber(), writer.usedBytes(), f.sequenceCount() + 1, f.entries() + h.entries(),
+          smallest, largest, Math.min(f.smallestSequence(), h.smallestSequence()),
+          Math.max(f.largestSequence(), h.largestSequence()));
+    } finally {
+      writer.close();
+    }
+  }
+
+  /** Pays the limiter for {@code unpaced} bytes once they reach a chunk (or at the end); returns what is left unpaid. */
+  private static long pace(RateLimiter limiter, long unpaced, boolean end) {
+    if (limiter == null || unpaced == 0 || (!end && unpaced < RATE_CHUNK)) {
+      return limiter == null ? 0 : unpaced;
+    }
+    limiter.acquire((int) Math.min(Integer.MAX_VALUE, unpaced));
+    return 0;
+  }
+
   private void writeOutputs(InternalIterator in, Dropper dropper, LongSupplier newFileNumber, long cutSize,
-      List<Long> numbers, List<FileMeta> out, RateLimiter limiter) throws IOException {
+      long capacity, List<Long> numbers, List<FileMeta> out, RateLimiter limiter) throws IOException {
     MSTableWriter writer = null;
     SequenceWriter seq = null;
     long unpaced = 0;
@@ -280,7 +381,7 @@ final class TableCache implements Closeable {
         if (seq == null) {
           long number = newFileNumber.getAsLong();
           numbers.add(number);
-          writer = MSTableWriter.create(fs, StoreFiles.table(dir, number), number, 0, tableOptions, cmp);
+          writer = MSTableWriter.create(fs, StoreFiles.table(dir, number), number, capacity, tableOptions, cmp);
           seq = writer.beginSequence();
         }
         byte[] v = in.value();
@@ -288,21 +389,13 @@ final class TableCache implements Closeable {
         if (newUserKey) {
           lastUserKey = java.util.Arrays.copyOf(k, len);
         }
-        if (limiter != null) {
-          unpaced += k.length + v.length;
-          if (unpaced >= RATE_CHUNK) {
-            limiter.acquire((int) Math.min(Integer.MAX_VALUE, unpaced));
-            unpaced = 0;
-          }
-        }
+        unpaced = pace(limiter, unpaced + k.length + v.length, false);
       }
       if (seq != null) {
         out.add(finish(writer, seq));
         writer = null;
       }
-      if (limiter != null && unpaced > 0) {
-        limiter.acquire((int) unpaced); // small outputs pay too, or many of them would run unlimited
-      }
+      pace(limiter, unpaced, true); // small outputs pay too, or many of them would run unlimited
       if (!out.isEmpty()) {
         fs.syncDirectory(dir); // the new files' names must be durable before the manifest names them
       }
@@ -315,7 +408,7 @@ final class TableCache implements Closeable {
 
   private static FileMeta finish(MSTableWriter writer, SequenceWriter seq) throws IOException {
     SequenceHandle h = seq.finish();
-    long size = writer.fileSize();
+    long size = writer.usedBytes();
     writer.close();
     return new FileMeta(writer.fileNumber(), size, 1, h.entries(), h.smallest(), h.largest(),
         h.smallestSequence(), h.largestSequence());

@@ -3,5 +3,19 @@ package io.iam.core.engine;
 /** The shape of the tree a store keeps its files in. */
 public enum TreeKind {
   /** LevelDB/RocksDB-style leveled LSM: an L0 file-count trigger and a size ratio between levels. */
-  LEVELED
+  LEVELED,
+  /**
+   * The IAM-tree (ICPP 2019, §5): a node tree that appends into the cached upper levels, merges
+   * into the levels below the mixed level m, and at m appends until a node holds k sequences.
+   */
+  IAM,
+  /** The LSA-tree (§4): the same node tree appending everywhere; only full leaves are merged. */
+  LSA,
+  /** The same node tree merging everywhere: a leveled LSM built from nodes, for comparison. */
+  LSM_MERGE;
+
+  /** Whether this tree is built from nodes (LSA/IAM/LSM-merge) rather than leveled files. */
+  public boolean nodeTree() {
+    return this != LEVELED;
+  }
 }

@@ -91,6 +91,26 @@ public final class MSTableReader implements Closeable {
     }
   }
 
+  /**
+   * A reader of the same open file exposing its oldest {@code sequenceCount} sequences, for a
+   * file appended to since this reader was opened. Sequences this reader already has are reused;
+   * the two readers share the file, so closing either closes both.
+   *
+   * @throws TableCorruptionException if the file holds fewer sequences or fails verification
+   */
+  public MSTableReader withSequences(int sequenceCount, BlockCache cache, InternalKeyComparator cmp) throws IOException {
+    if (sequenceCount == sequences.size()) {
+      return this;
+    }
+    TableMetadata.Loaded loaded = TableMetadata.load(file, path, sequenceCount, true, cmp);
+    List<SequenceReader> seqs = new ArrayList<>(loaded.sequences().size());
+    for (int i = 0; i < loaded.sequences().size(); i++) {
+      seqs.add(i < sequences.size() ? sequences.get(i)
+          : new SequenceReader(file, path, fileNumber, cache, cmp, loaded.sequences().get(i)));
+    }
+    return new MSTableReader(file, path, fileNumber, loaded.fileSize(), List.copyOf(seqs));
+  }
+
   /** Handles of the sequences, oldest first. */
   public List<SequenceHandle> sequences() {
     return handles;

@@ -174,6 +174,18 @@ public final class MSTableWriter implements Closeable {
     return footer == null ? -1 : footerOffset + Footer.SIZE;
   }
 
+  /**
+   * Bytes the committed sequences take: their data, their metadata and the footer; for a capacity
+   * file this excludes the free hole (the file's length is its capacity).
+   */
+  public long usedBytes() {
+    if (footer == null) {
+      return 0;
+    }
+    long end = footerOffset + Footer.SIZE;
+    return holeStart() + (end - holeEnd());
+  }
+
   public Path path() {
     return path;
   }

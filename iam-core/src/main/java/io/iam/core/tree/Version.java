@@ -20,10 +20,20 @@ public final class Version {
 
   private final InternalKeyComparator cmp;
   private final List<List<FileMeta>> levels;
+  /** Per level, the nodes of a node tree by key (empty lists for a leveled tree). */
+  private final List<List<NodeMeta>> nodes;
+  /** On-disk levels of a node tree, 0 for a leveled tree. */
+  private final int depth;
   private final AtomicInteger refs = new AtomicInteger();
 
   Version(InternalKeyComparator cmp, List<List<FileMeta>> levels) {
+    this(cmp, levels, emptyNodes(levels.size()), 0);
+  }
+
+  private Version(InternalKeyComparator cmp, List<List<FileMeta>> levels, List<List<NodeMeta>> nodes, int depth) {
     this.cmp = cmp;
+    this.nodes = List.copyOf(nodes);
+    this.depth = depth;
     List<List<FileMeta>> copy = new ArrayList<>();
     for (List<FileMeta> l : levels) {
       copy.add(List.copyOf(l));
@@ -37,6 +47,29 @@ public final class Version {
       levels.add(List.of());
     }
     return new Version(cmp, levels);
+  }
+
+  private static List<List<NodeMeta>> emptyNodes(int numLevels) {
+    List<List<NodeMeta>> out = new ArrayList<>();
+    for (int i = 0; i < numLevels; i++) {
+      out.add(List.of());
+    }
+    return out;
+  }
+
+  /** The on-disk levels of a node tree (LSA/IAM), 0 for a leveled tree. */
+  public int depth() {
+    return depth;
+  }
+
+  /** The nodes of level {@code level} of a node tree, sorted by key (empty for a leveled tree). */
+  public List<NodeMeta> nodes(int level) {
+    return nodes.get(level);
+  }
+
+  /** The user-key comparator of the store. */
+  public KeyComparator userComparator() {
+    return cmp.userComparator();
   }
 
   public int numLevels() {
@@ -68,7 +101,24 @@ public final class Version {
    * Binary search on the files' largest keys.
    */
   public FileMeta fileFor(int level, byte[] userKey) {
+    FileMeta f = fileAtOrAfter(level, userKey);
+    if (f == null) {
+      return null;
+    }
+    byte[] smallest = f.smallestRef();
+    KeyComparator user = cmp.userComparator();
+    return user.compare(smallest, 0, InternalKey.userKeyLength(smallest.length), userKey, 0, userKey.length) <= 0 ? f : null;
+  }
+
+  /**
+   * The first file of level {@code level} ≥ 1 whose largest key is ≥ {@code userKey} (the one a
+   * seek to it lands in), or the level's first file if {@code userKey} is null; null if none.
+   */
+  public FileMeta fileAtOrAfter(int level, byte[] userKey) {
     List<FileMeta> files = levels.get(level);
+    if (userKey == null) {
+      return files.isEmpty() ? null : files.get(0);
+    }
     KeyComparator user = cmp.userComparator();
     int lo = 0;
     int hi = files.size();
@@ -81,12 +131,7 @@ public final class Version {
         hi = mid;
       }
     }
-    if (lo == files.size()) {
-      return null;
-    }
-    FileMeta f = files.get(lo);
-    byte[] smallest = f.smallestRef();
-    return user.compare(smallest, 0, InternalKey.userKeyLength(smallest.length), userKey, 0, userKey.length) <= 0 ? f : null;
+    return lo == files.size() ? null : files.get(lo);
   }
 
   /** Whether a file's user-key range contains {@code userKey}. */
@@ -118,6 +163,72 @@ public final class Version {
 
   /** The version this one becomes after {@code edit}. */
   Version apply(VersionEdit edit) {
+    if (depth > 0 || edit.touchesNodes()) {
+      if (!edit.added().isEmpty() || !edit.removed().isEmpty()) {
+        throw new IllegalStateException("a node tree's edit adds or removes bare files: " + edit);
+      }
+      return applyNodes(edit);
+    }
+    return applyFiles(edit);
+  }
+
+  /**
+   * Applies node changes: removals, then puts (a put replaces the node of the same id on its
+   * level). Each level must stay sorted with disjoint ranges, and nodes live in levels 1..depth.
+   */
+  private Version applyNodes(VersionEdit edit) {
+    int newDepth = edit.depth() != null ? edit.depth() : depth;
+    if (newDepth < 1 || newDepth >= numLevels()) {
+      throw new IllegalStateException("node tree depth " + newDepth + " outside 1.." + (numLevels() - 1));
+    }
+    List<Map<Long, NodeMeta>> byLevel = new ArrayList<>();
+    for (List<NodeMeta> l : nodes) {
+      Map<Long, NodeMeta> m = new HashMap<>();
+      for (NodeMeta n : l) {
+        m.put(n.id(), n);
+      }
+      byLevel.add(m);
+    }
+    for (VersionEdit.NodeRemoval r : edit.removedNodes()) {
+      if (byLevel.get(r.level()).remove(r.id()) == null) {
+        throw new IllegalStateException("edit removes node " + r.id() + " absent from level " + r.level());
+      }
+    }
+    for (VersionEdit.LevelNode p : edit.putNodes()) {
+      if (p.level() < 1 || p.level() > newDepth) {
+        throw new IllegalStateException("node " + p.node().id() + " put on level " + p.level() + " outside 1.." + newDepth);
+      }
+      byLevel.get(p.level()).put(p.node().id(), p.node());
+    }
+    KeyComparator user = cmp.userComparator();
+    List<List<NodeMeta>> outNodes = new ArrayList<>();
+    List<List<FileMeta>> outFiles = new ArrayList<>();
+    for (int level = 0; level < byLevel.size(); level++) {
+      List<NodeMeta> list = new ArrayList<>(byLevel.get(level).values());
+      if (level > newDepth && !list.isEmpty()) {
+        throw new IllegalStateException("level " + level + " holds nodes below the depth " + newDepth);
+      }
+      list.sort((a, b) -> user.compare(a.loRef(), b.loRef()));
+      List<FileMeta> files = new ArrayList<>();
+      for (int i = 0; i < list.size(); i++) {
+        NodeMeta n = list.get(i);
+        if (user.compare(n.loRef(), n.hiRef()) > 0) {
+          throw new IllegalStateException("node with an empty range on level " + level + ": " + n);
+        }
+        if (i > 0 && user.compare(list.get(i - 1).hiRef(), n.loRef()) >= 0) {
+          throw new IllegalStateException("overlapping nodes on level " + level + ": " + list.get(i - 1) + " and " + n);
+        }
+        if (n.file() != null) {
+          files.add(n.file());
+        }
+      }
+      outNodes.add(list);
+      outFiles.add(files);
+    }
+    return new Version(cmp, outFiles, outNodes, newDepth);
+  }
+
+  private Version applyFiles(VersionEdit edit) {
     List<Map<Long, FileMeta>> byLevel = new ArrayList<>();
     for (List<FileMeta> l : levels) {
       Map<Long, FileMeta> m = new HashMap<>();

@@ -18,12 +18,22 @@ public final class VersionEdit {
   /** A file removed from a level. */
   public record Removal(int level, long fileNumber) {}
 
+  /** A node placed on a level, replacing the node of the same id there, if any. */
+  public record LevelNode(int level, NodeMeta node) {}
+
+  /** A node removed from a level. */
+  public record NodeRemoval(int level, long id) {}
+
   private static final int TAG_COMPARATOR = 1;
   private static final int TAG_LOG_NUMBER = 2;
   private static final int TAG_NEXT_FILE = 3;
   private static final int TAG_LAST_SEQUENCE = 4;
   private static final int TAG_REMOVE = 5;
   private static final int TAG_ADD = 6;
+  private static final int TAG_TREE = 7;
+  private static final int TAG_DEPTH = 8;
+  private static final int TAG_PUT_NODE = 9;
+  private static final int TAG_REMOVE_NODE = 10;
 
   private String comparatorName;
   private Long logNumber;
@@ -31,6 +41,10 @@ public final class VersionEdit {
   private Long lastSequence;
   private final List<Removal> removed = new ArrayList<>();
   private final List<LevelFile> added = new ArrayList<>();
+  private String treeName;
+  private Integer depth;
+  private final List<NodeRemoval> removedNodes = new ArrayList<>();
+  private final List<LevelNode> putNodes = new ArrayList<>();
 
   public VersionEdit comparator(String name) {
     this.comparatorName = name;
@@ -61,6 +75,51 @@ public final class VersionEdit {
   public VersionEdit add(int level, FileMeta file) {
     added.add(new LevelFile(level, file));
     return this;
+  }
+
+  /** The tree the store was created with (recorded once, in the first edit of a manifest). */
+  public VersionEdit tree(String name) {
+    this.treeName = name;
+    return this;
+  }
+
+  /** The number of on-disk levels of a node tree. */
+  public VersionEdit depth(int n) {
+    this.depth = n;
+    return this;
+  }
+
+  /** Places {@code node} on {@code level}, replacing the node with its id there, if any. */
+  public VersionEdit putNode(int level, NodeMeta node) {
+    putNodes.add(new LevelNode(level, node));
+    return this;
+  }
+
+  /** Removes the node {@code id} from {@code level}; applied before the puts of the same edit. */
+  public VersionEdit removeNode(int level, long id) {
+    removedNodes.add(new NodeRemoval(level, id));
+    return this;
+  }
+
+  public String treeName() {
+    return treeName;
+  }
+
+  public Integer depth() {
+    return depth;
+  }
+
+  public List<LevelNode> putNodes() {
+    return List.copyOf(putNodes);
+  }
+
+  public List<NodeRemoval> removedNodes() {
+    return List.copyOf(removedNodes);
+  }
+
+  /** Whether the edit changes nodes or the depth of a node tree. */
+  public boolean touchesNodes() {
+    return depth != null || !putNodes.isEmpty() || !removedNodes.isEmpty();
   }
 
   public String comparatorName() {
@@ -106,10 +165,25 @@ public final class VersionEdit {
       out.varint(TAG_REMOVE).varint(r.level()).varint(r.fileNumber());
     }
     for (LevelFile a : added) {
-      FileMeta f = a.file();
-      out.varint(TAG_ADD).varint(a.level()).varint(f.fileNumber()).varint(f.fileSize())
-          .varint(f.sequenceCount()).varint(f.entries()).bytes(f.smallestRef()).bytes(f.largestRef())
-          .varint(f.smallestSequence()).varint(f.largestSequence());
+      out.varint(TAG_ADD).varint(a.level());
+      encodeFile(out, a.file());
+    }
+    if (treeName != null) {
+      out.varint(TAG_TREE).bytes(treeName.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    if (depth != null) {
+      out.varint(TAG_DEPTH).varint(depth);
+    }
+    for (NodeRemoval r : removedNodes) {
+      out.varint(TAG_REMOVE_NODE).varint(r.level()).varint(r.id());
+    }
+    for (LevelNode p : putNodes) {
+      NodeMeta n = p.node();
+      out.varint(TAG_PUT_NODE).varint(p.level()).varint(n.id()).bytes(n.loRef()).bytes(n.hiRef())
+          .varint(n.file() == null ? 0 : 1);
+      if (n.file() != null) {
+        encodeFile(out, n.file());
+      }
     }
     return out.toByteArray();
   }
@@ -133,20 +207,43 @@ public final class VersionEdit {
         case TAG_REMOVE -> e.remove((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit));
         case TAG_ADD -> {
           int level = (int) Coding.getVarint(record, pos, limit);
-          long number = Coding.getVarint(record, pos, limit);
-          long size = Coding.getVarint(record, pos, limit);
-          int sequences = (int) Coding.getVarint(record, pos, limit);
-          long entries = Coding.getVarint(record, pos, limit);
-          byte[] smallest = bytes(record, pos, limit);
-          byte[] largest = bytes(record, pos, limit);
-          long smallestSeq = Coding.getVarint(record, pos, limit);
-          long largestSeq = Coding.getVarint(record, pos, limit);
-          e.add(level, new FileMeta(number, size, sequences, entries, smallest, largest, smallestSeq, largestSeq));
+          e.add(level, decodeFile(record, pos, limit));
+        }
+        case TAG_TREE -> e.treeName = new String(bytes(record, pos, limit), java.nio.charset.StandardCharsets.UTF_8);
+        case TAG_DEPTH -> e.depth = (int) Coding.getVarint(record, pos, limit);
+        case TAG_REMOVE_NODE -> e.removeNode((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit));
+        case TAG_PUT_NODE -> {
+          int level = (int) Coding.getVarint(record, pos, limit);
+          long id = Coding.getVarint(record, pos, limit);
+          byte[] lo = bytes(record, pos, limit);
+          byte[] hi = bytes(record, pos, limit);
+          long hasFile = Coding.getVarint(record, pos, limit);
+          if (hasFile > 1) {
+            throw new IllegalArgumentException("bad node file flag " + hasFile);
+          }
+          e.putNode(level, new NodeMeta(id, lo, hi, hasFile == 1 ? decodeFile(record, pos, limit) : null));
         }
         default -> throw new IllegalArgumentException("unknown version edit tag " + tag);
       }
     }
     return e;
+  }
+
+  private static void encodeFile(Out out, FileMeta f) {
+    out.varint(f.fileNumber()).varint(f.fileSize()).varint(f.sequenceCount()).varint(f.entries())
+        .bytes(f.smallestRef()).bytes(f.largestRef()).varint(f.smallestSequence()).varint(f.largestSequence());
+  }
+
+  private static FileMeta decodeFile(byte[] record, int[] pos, int limit) {
+    long number = Coding.getVarint(record, pos, limit);
+    long size = Coding.getVarint(record, pos, limit);
+    int sequences = (int) Coding.getVarint(record, pos, limit);
+    long entries = Coding.getVarint(record, pos, limit);
+    byte[] smallest = bytes(record, pos, limit);
+    byte[] largest = bytes(record, pos, limit);
+    long smallestSeq = Coding.getVarint(record, pos, limit);
+    long largestSeq = Coding.getVarint(record, pos, limit);
+    return new FileMeta(number, size, sequences, entries, smallest, largest, smallestSeq, largestSeq);
   }
 
   private static byte[] bytes(byte[] src, int[] pos, int limit) {
@@ -180,6 +277,7 @@ public final class VersionEdit {
   @Override
   public String toString() {
     return "edit{log=" + logNumber + " next=" + nextFileNumber + " last=" + lastSequence
-        + " -" + removed + " +" + added.stream().map(a -> "L" + a.level() + a.file()).toList() + "}";
+        + " -" + removed + " +" + added.stream().map(a -> "L" + a.level() + a.file()).toList()
+        + (touchesNodes() ? " depth=" + depth + " -" + removedNodes + " +" + putNodes : "") + "}";
   }
 }

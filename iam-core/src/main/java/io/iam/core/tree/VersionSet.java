@@ -35,6 +35,7 @@ public final class VersionSet implements Closeable {
   private volatile long lastSequence;
   private long logNumber;
   private long manifestNumber;
+  private String treeName;
   private FsFile manifestFile;
   private LogWriter manifest;
 
@@ -45,11 +46,37 @@ public final class VersionSet implements Closeable {
     this.current = Version.empty(cmp, numLevels);
   }
 
-  /** Starts the manifest of a new, empty store in {@code dir}. */
+  /** Starts the manifest of a new, empty store in {@code dir} with a leveled tree. */
   public static VersionSet create(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) throws IOException {
+    return create(fs, dir, cmp, numLevels, LEVELED);
+  }
+
+  /**
+   * Starts the manifest of a new, empty store in {@code dir} whose tree is {@code treeName}; a
+   * node tree ({@code nodeTree}) starts with one empty on-disk level.
+   */
+  public static VersionSet create(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels, String treeName,
+      boolean nodeTree) throws IOException {
     VersionSet vs = new VersionSet(fs, dir, cmp, numLevels);
+    vs.treeName = treeName;
+    if (nodeTree) {
+      vs.current = vs.current.apply(new VersionEdit().depth(1));
+    }
     vs.writeNewManifest();
     return vs;
+  }
+
+  private static VersionSet create(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels, String treeName)
+      throws IOException {
+    return create(fs, dir, cmp, numLevels, treeName, false);
+  }
+
+  /** The tree name stores record when none was recorded (stores made before trees were named). */
+  public static final String LEVELED = "leveled";
+
+  /** The tree the store was created with. */
+  public String treeName() {
+    return treeName;
   }
 
   /**
@@ -81,6 +108,9 @@ public final class VersionSet implements Closeable {
                 + "', not '" + cmp.userComparator().name() + "'");
           }
         }
+        if (edit.treeName() != null) {
+          vs.treeName = edit.treeName();
+        }
         vs.applyCounters(edit);
         try {
           vs.current = vs.current.apply(edit);
@@ -91,6 +121,9 @@ public final class VersionSet implements Closeable {
       if (!sawComparator) {
         throw new IOException(manifestPath + ": no comparator recorded; not a complete manifest");
       }
+    }
+    if (vs.treeName == null) {
+      vs.treeName = LEVELED;
     }
     vs.manifestNumber = StoreFiles.manifestNumber(manifestPath).orElse(1);
     vs.nextFileNumber = Math.max(vs.nextFileNumber, vs.manifestNumber + 1);
@@ -138,10 +171,20 @@ public final class VersionSet implements Closeable {
         .comparator(cmp.userComparator().name())
         .logNumber(logNumber)
         .nextFileNumber(nextFileNumber)
-        .lastSequence(lastSequence);
-    for (int level = 0; level < current.numLevels(); level++) {
-      for (FileMeta f : current.files(level)) {
-        snapshot.add(level, f);
+        .lastSequence(lastSequence)
+        .tree(treeName);
+    if (current.depth() > 0) {
+      snapshot.depth(current.depth());
+      for (int level = 1; level <= current.depth(); level++) {
+        for (NodeMeta n : current.nodes(level)) {
+          snapshot.putNode(level, n);
+        }
+      }
+    } else {
+      for (int level = 0; level < current.numLevels(); level++) {
+        for (FileMeta f : current.files(level)) {
+          snapshot.add(level, f);
+        }
       }
     }
     writer.addRecord(snapshot.encode());

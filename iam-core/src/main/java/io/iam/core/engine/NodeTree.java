@@ -1,0 +1,589 @@
+package io.iam.core.engine;
+
+import com.google.common.util.concurrent.RateLimiter;
+import io.iam.core.cache.BlockCache;
+import io.iam.core.iter.InternalIterator;
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.key.KeyComparator;
+import io.iam.core.memtable.MemTable;
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.NodeMeta;
+import io.iam.core.tree.RankSpace;
+import io.iam.core.tree.Version;
+import io.iam.core.tree.VersionEdit;
+import io.iam.core.tree.VersionSet;
+import io.iam.core.tree.iam.CombinePlanner;
+import io.iam.core.tree.iam.FlushPlan;
+import io.iam.core.tree.iam.FlushPlanner;
+import io.iam.core.tree.iam.MkChooser;
+import io.iam.core.tree.iam.Mode;
+import io.iam.core.tree.iam.Node;
+import io.iam.core.tree.iam.TreeShape;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * The executor of the LSA/IAM node tree (ICPP 2019, §4–5) inside a store: it asks the pure
+ * kernel ({@link FlushPlanner}, {@link CombinePlanner}, {@link MkChooser}) what to do, and does it
+ * with real files: memtable flushes into level 1, node flushes that append a sequence to a child's
+ * MSTable or merge into a new one, splits, moves (a manifest edit only), combines and new levels.
+ *
+ * <p>The kernel works on {@code long} keys; a {@link RankSpace} per plan maps the store's byte[]
+ * keys to ranks and back. Choosing work ({@link #pick}, {@link #pickMemtableFlush}) reads
+ * metadata only and runs under the store's mutex; {@link #run} does the I/O outside it and commits
+ * one manifest edit per change. Jobs reserve the nodes they may change, so jobs on disjoint nodes
+ * run in parallel.
+ *
+ * <p>Data in a level is always newer than data below it, and a node's newer sequences are newer
+ * than its older ones; reads rely on both. Tombstones are dropped only by merges into the leaf
+ * level.
+ */
+final class NodeTree {
+
+  /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
+  private static final int CUT_DIVISOR = 5;
+
+  private final VersionSet versions;
+  private final TableCache tables;
+  private final Statistics stats;
+  private final BlockCache cache;
+  private final KeyComparator user;
+  private final InternalKeyComparator cmp;
+  private final TreeKind kind;
+  private final int fanout;
+  private final long capacity;
+  private final long fileCapacity;
+  private final int fixedM;
+  private final int fixedK;
+  private final boolean halfBudget;
+  private final int maxDepth;
+  private final AtomicBoolean combining = new AtomicBoolean();
+  private volatile Mode mode;
+
+  NodeTree(VersionSet versions, TableCache tables, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
+      OptionValues options) {
+    this.versions = versions;
+    this.tables = tables;
+    this.stats = stats;
+    this.cache = cache;
+    this.cmp = cmp;
+    this.user = cmp.userComparator();
+    this.kind = options.get(StoreOptions.TREE);
+    this.fanout = options.get(StoreOptions.FANOUT);
+    this.capacity = options.get(StoreOptions.MEMTABLE_SIZE);
+    this.fileCapacity = roundUp(capacity * 5 / 2 + (1 << 20));
+    this.fixedM = options.get(StoreOptions.MIXED_LEVEL);
+    this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
+    this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
+    this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
+    this.mode = initialMode();
+  }
+
+  private Mode initialMode() {
+    return switch (kind) {
+      case LSA -> Mode.lsa();
+      case LSM_MERGE -> Mode.lsmMerge();
+      default -> Mode.iam(fixedM > 0 ? fixedM : 1, fixedK > 0 ? fixedK : 1);
+    };
+  }
+
+  /** C_t, the bytes at which a node is full. */
+  long capacity() {
+    return capacity;
+  }
+
+  /** The mode of the latest plan: for IAM, the mixed level m and cap k chosen then. */
+  Mode currentMode() {
+    return mode;
+  }
+
+  /**
+   * The flush behaviour for the tree as it is now. IAM chooses m and k from the level sizes D_j
+   * and the block cache's capacity M by the paper's inequality (2) (M/2 with {@code
+   * append-cache-budget=half}), unless fixed by options; it is re-evaluated at every plan, so it
+   * follows the data as it grows.
+   */
+  Mode modeFor(Version v) {
+    Mode m = switch (kind) {
+      case LSA -> Mode.lsa();
+      case LSM_MERGE -> Mode.lsmMerge();
+      default -> {
+        if (fixedM > 0) {
+          yield Mode.iam(fixedM, fixedK > 0 ? fixedK : 1);
+        }
+        long[] levelBytes = new long[v.depth()];
+        for (int level = 1; level <= v.depth(); level++) {
+          levelBytes[level - 1] = v.nodes(level).stream().mapToLong(NodeMeta::bytes).sum();
+        }
+        MkChooser.Choice c = MkChooser.choose(levelBytes, cache.capacityBytes(), fanout, fanout, halfBudget);
+        yield Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
+      }
+    };
+    mode = m;
+    return m;
+  }
+
+  // ---------------------------------------------------------------- choosing work (metadata only)
+
+  /**
+   * The next background job, or null: the deepest full internal node whose nodes are free (its
+   * internal children not full), else a new level once the leaf level is full (only when {@code
+   * idle}: nothing else running), else a combine on a level with too many nodes.
+   */
+  NodeJob pick(Version v, Set<Long> busy, boolean idle) {
+    TreeShape shape = RankSpace.of(v, List.of()).shape(v, fanout, capacity);
+    for (int i = shape.depth() - 1; i >= 1; i--) {
+      for (Node n : shape.level(i)) {
+        if (n.bytes() >= capacity) {
+          Set<Long> reserved = reservation(shape, n, FlushPlanner.plan(shape, n, Mode.lsa()), true);
+          if (reserved != null && disjoint(reserved, busy)) {
+            return new NodeJob(NodeJob.Kind.FLUSH_NODE, i, find(v, i, n.id()), null, reserved);
+          }
+        }
+      }
+    }
+    if (CombinePlanner.needsNewLevel(shape) && shape.depth() < maxDepth) {
+      return idle ? new NodeJob(NodeJob.Kind.ADD_LEVEL, shape.depth() + 1, null, null, Set.of()) : null;
+    }
+    Optional<Node> victim = CombinePlanner.pick(shape);
+    if (victim.isPresent() && !combining.get()) {
+      Node n = victim.get();
+      Set<Long> reserved = reservation(shape, n, FlushPlanner.planCombine(shape, n, Mode.lsa()), false);
+      if (reserved != null && disjoint(reserved, busy)) {
+        return new NodeJob(NodeJob.Kind.COMBINE, n.level(), find(v, n.level(), n.id()), null, reserved);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A job flushing a memtable whose distinct user keys are {@code source}, or null while a level-1
+   * node it would write into is busy, or full and internal (it must flush first).
+   */
+  NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy) {
+    Set<Long> reserved = new HashSet<>();
+    boolean internal = v.depth() > 1;
+    for (NodeMeta n : v.nodes(1)) {
+      if (user.compare(n.hi(), source.first()) >= 0 && user.compare(n.lo(), source.last()) <= 0) {
+        if (busy.contains(n.id()) || (internal && n.bytes() >= capacity)) {
+          return null;
+        }
+        reserved.add(n.id());
+      }
+    }
+    return new NodeJob(NodeJob.Kind.FLUSH_MEMTABLE, 0, null, memtable, reserved);
+  }
+
+  /**
+   * The nodes a plan may change, or null if its preconditions do not hold: the node itself; for a
+   * flush its children (none internal and full) and, unless it is destroyed, its neighbours, whose
+   * ranges may grow into its own afterwards.
+   */
+  private static Set<Long> reservation(TreeShape shape, Node n, FlushPlan plan, boolean withNeighbours) {
+    Set<Long> ids = new HashSet<>();
+    ids.add(n.id());
+    if (plan.kind() == FlushPlan.Kind.FLUSH) {
+      boolean internalChildren = !shape.isLeaf(n.level() + 1);
+      for (Node c : shape.children(n)) {
+        if (internalChildren && c.bytes() >= shape.capacity()) {
+          return null;
+        }
+        ids.add(c.id());
+      }
+      if (withNeighbours) {
+        List<Node> level = shape.level(n.level());
+        int at = level.indexOf(n);
+        if (at > 0) {
+          ids.add(level.get(at - 1).id());
+        }
+        if (at + 1 < level.size()) {
+          ids.add(level.get(at + 1).id());
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static boolean disjoint(Set<Long> a, Set<Long> b) {
+    for (Long x : a) {
+      if (b.contains(x)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static NodeMeta find(Version v, int level, long id) {
+    for (NodeMeta n : v.nodes(level)) {
+      if (n.id() == id) {
+        return n;
+      }
+    }
+    throw new IllegalStateException("no node " + id + " on level " + level);
+  }
+
+  /** Tells the tree a picked job was started (one combine runs at a time). */
+  void started(NodeJob job) {
+    if (job.kind() == NodeJob.Kind.COMBINE) {
+      combining.set(true);
+    }
+  }
+
+  // ---------------------------------------------------------------- the records being flushed
+
+  /**
+   * The records of a memtable or node being flushed, summarized: their distinct user keys in order
+   * and the cumulative bytes (keys + values) up to each, so a plan can put every key in the rank
+   * space and size each child's share before writing it.
+   */
+  record Source(List<byte[]> keys, long[] cumulativeBytes) {
+
+    /** Reads {@code in} from its first entry. */
+    static Source of(InternalIterator in, KeyComparator user) throws IOException {
+      List<byte[]> keys = new ArrayList<>();
+      long[] cum = new long[64];
+      long bytes = 0;
+      byte[] last = null;
+      for (in.seekToFirst(); in.valid(); in.next()) {
+        byte[] k = in.key();
+        int len = InternalKey.userKeyLength(k.length);
+        if (last == null || user.compare(k, 0, len, last, 0, last.length) != 0) {
+          last = Arrays.copyOf(k, len);
+          keys.add(last);
+          if (keys.size() > cum.length) {
+            cum = Arrays.copyOf(cum, cum.length * 2);
+          }
+        }
+        bytes += k.length + in.value().length;
+        cum[keys.size() - 1] = bytes;
+      }
+      return new Source(keys, Arrays.copyOf(cum, keys.size()));
+    }
+
+    boolean isEmpty() {
+      return keys.isEmpty();
+    }
+
+    byte[] first() {
+      return keys.get(0);
+    }
+
+    byte[] last() {
+      return keys.get(keys.size() - 1);
+    }
+
+    long bytes() {
+      return keys.isEmpty() ? 0 : cumulativeBytes[keys.size() - 1];
+    }
+
+    /** The index of the first key ≥ {@code key} (null: the end). */
+    int indexOf(byte[] key, KeyComparator user) {
+      if (key == null) {
+        return keys.size();
+      }
+      int lo = 0;
+      int hi = keys.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (user.compare(keys.get(mid), key) < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+
+    /** Bytes of the keys with index in {@code [from, to)}. */
+    long bytes(int from, int to) {
+      if (from >= to) {
+        return 0;
+      }
+      return cumulativeBytes[to - 1] - (from == 0 ? 0 : cumulativeBytes[from - 1]);
+    }
+  }
+
+  // ---------------------------------------------------------------- running a job
+
+  /** Where a job's new files get their numbers and how fast it may write. */
+  record Io(long smallestSnapshot, LongSupplier newFileNumber, List<Long> outputs, RateLimiter limiter) {}
+
+  /** Adds a level: the leaf level becomes internal (a manifest edit). */
+  void addLevel() throws IOException {
+    int depth = versions.current().depth();
+    versions.logAndApply(new VersionEdit().depth(depth + 1));
+    stats.levelsAdded.increment();
+  }
+
+  /**
+   * Runs a flush, split, move or combine and commits it. For a memtable flush, {@code source} is
+   * the memtable's summary and {@code logNumber} the oldest log still needed afterwards.
+   */
+  void run(NodeJob job, Source source, Long logNumber, Io io) throws IOException {
+    try {
+      Version v = versions.pinCurrent();
+      try {
+        runPinned(job, source, logNumber, io, v);
+      } finally {
+        v.unref();
+      }
+    } finally {
+      if (job.kind() == NodeJob.Kind.COMBINE) {
+        combining.set(false);
+      }
+    }
+  }
+
+  private void runPinned(NodeJob job, Source memSource, Long logNumber, Io io, Version v) throws IOException {
+    int level = job.level();
+    NodeMeta node = job.node() == null ? null : find(v, level, job.node().id());
+    Source src;
+    if (job.memtable() != null) {
+      src = memSource;
+    } else if (node.file() == null) {
+      src = new Source(List.of(), new long[0]);
+    } else {
+      try (InternalIterator in = tables.uncachedIterator(node.file())) {
+        src = Source.of(in, user);
+      }
+    }
+    RankSpace space = RankSpace.of(v, src.keys());
+    TreeShape shape = space.shape(v, fanout, capacity);
+    Mode m = modeFor(v);
+    Node parent = node != null ? space.node(level, node)
+        : new Node(0, 0, space.rank(src.first()), space.rank(src.last()), src.bytes(), 1);
+    boolean combine = job.kind() == NodeJob.Kind.COMBINE;
+    FlushPlan plan = combine ? FlushPlanner.planCombine(shape, parent, m) : FlushPlanner.plan(shape, parent, m);
+    VersionEdit edit = new VersionEdit();
+    if (logNumber != null) {
+      edit.logNumber(logNumber);
+    }
+    switch (plan.kind()) {
+      case MOVE -> move(node, level, src, job, io, edit);
+      case SPLIT -> split(node, level, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), io, edit);
+      case FLUSH -> flush(plan, job, node, level, src, space, v, m, io, edit);
+    }
+    versions.logAndApply(edit);
+    if (combine) {
+      stats.nodeCombines.increment();
+    }
+    if (plan.kind() == FlushPlan.Kind.FLUSH && node != null && !combine) {
+      shrink(job, level, node.id());
+    }
+  }
+
+  private InternalIterator open(NodeJob job, NodeMeta node) throws IOException {
+    return job.memtable() != null ? job.memtable().iterator() : tables.uncachedIterator(node.file());
+  }
+
+  /** A node without children moves down by a manifest edit; a memtable is written as a new level-1 node. */
+  private void move(NodeMeta node, int level, Source src, NodeJob job, Io io, VersionEdit edit) throws IOException {
+    stats.nodeMoves.increment();
+    if (node != null) {
+      edit.removeNode(level, node.id());
+      edit.putNode(level + 1, node);
+      stats.moved(level + 1, node.bytes());
+      return;
+    }
+    List<FileMeta> files;
+    try (InternalIterator in = open(job, null)) {
+      in.seekToFirst();
+      files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
+          capacityFor(src.bytes()), io.outputs(), io.limiter());
+    }
+    if (!files.isEmpty()) {
+      edit.putNode(1, new NodeMeta(versions.newFileNumber(), src.first(), src.last(), files.get(0)));
+      stats.compacted(1, 0, files.get(0).fileSize());
+    }
+  }
+
+  /** Rewrites a node as two: keys below {@code splitKey} with range [lo, leftHi], the rest with [splitKey, hi]. */
+  private void split(NodeMeta node, int level, byte[] splitKey, byte[] leftHi, Io io, VersionEdit edit) throws IOException {
+    stats.nodeSplits.increment();
+    edit.removeNode(level, node.id());
+    long written = 0;
+    try (InternalIterator in = node.file() == null ? null : tables.uncachedIterator(node.file())) {
+      byte[][] bounds = {null, splitKey, null};
+      byte[][] los = {node.lo(), splitKey};
+      byte[][] his = {leftHi, node.hi()};
+      for (int half = 0; half < 2; half++) {
+        FileMeta f = null;
+        if (in != null) {
+          BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
+          part.seekToFirst();
+          List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
+              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter());
+          f = files.isEmpty() ? null : files.get(0);
+          written += f == null ? 0 : f.fileSize();
+        }
+        edit.putNode(level, new NodeMeta(versions.newFileNumber(), los[half], his[half], f));
+      }
+    }
+    stats.compacted(level, node.bytes(), written);
+  }
+
+  /** Partitions the records among the children: each child appends its share, or merges with it. */
+  private void flush(FlushPlan plan, NodeJob job, NodeMeta node, int level, Source src, RankSpace space, Version v,
+      Mode m, Io io, VersionEdit edit) throws IOException {
+    int childLevel = level + 1;
+    boolean leaf = childLevel == v.depth();
+    List<FlushPlan.Assignment> assignments = plan.assignments();
+    Node parent = plan.node();
+    long read = 0;
+    long written = 0;
+    try (InternalIterator in = src.isEmpty() ? null : open(job, node)) {
+      for (int j = 0; j < assignments.size(); j++) {
+        FlushPlan.Assignment a = assignments.get(j);
+        NodeMeta child = find(v, childLevel, a.child().id());
+        requireReserved(job, child.id());
+        byte[] lower = j == 0 ? null : space.key(a.lo());
+        byte[] upper = j + 1 < assignments.size() ? space.key(assignments.get(j + 1).lo()) : null;
+        int from = lower == null ? 0 : src.indexOf(lower, user);
+        int to = src.indexOf(upper, user);
+        byte[] lo;
+        byte[] hi;
+        if (leaf) {
+          if (from == to) {
+            continue;
+          }
+          lo = min(child.lo(), src.keys().get(from));
+          hi = max(child.hi(), src.keys().get(to - 1));
+        } else {
+          lo = a.lo() == parent.lo() ? min(child.lo(), space.key(a.lo())) : space.key(a.lo());
+          hi = a.hi() == parent.hi() ? max(child.hi(), space.key(a.hi())) : space.key(a.hi());
+          if (from < to) {
+            lo = min(lo, src.keys().get(from));
+            hi = max(hi, src.keys().get(to - 1));
+          }
+        }
+        if (from == to) {
+          edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, child.file()));
+          continue;
+        }
+        long share = src.bytes(from, to);
+        BoundedIterator part = new BoundedIterator(in, lower, upper, user);
+        FlushPlan.Action action = a.action();
+        if (action == FlushPlan.Action.APPEND) {
+          part.seekToFirst();
+          if (child.file() == null) {
+            List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
+                Long.MAX_VALUE, capacityFor(share), io.outputs(), io.limiter());
+            FileMeta f = files.isEmpty() ? null : files.get(0);
+            written += f == null ? 0 : f.fileSize();
+            edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, f));
+            stats.nodeAppends.increment();
+            continue;
+          }
+          FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), share, io.limiter());
+          if (f != null) {
+            written += f.fileSize() - child.file().fileSize();
+            edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, f));
+            stats.nodeAppends.increment();
+            continue;
+          }
+          action = FlushPlan.Action.MERGE; // the child's file is too full to take the sequence
+        }
+        read += child.bytes();
+        boolean cut = action == FlushPlan.Action.MERGE_AND_CUT;
+        List<FileMeta> files;
+        List<InternalIterator> inputs = new ArrayList<>();
+        if (child.file() != null) {
+          inputs.add(tables.uncachedIterator(child.file()));
+        }
+        inputs.add(part);
+        try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
+          merged.seekToFirst();
+          files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
+              cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : share + child.bytes()),
+              io.outputs(), io.limiter());
+        }
+        for (FileMeta f : files) {
+          written += f.fileSize();
+        }
+        if (!cut || files.isEmpty()) {
+          edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, files.isEmpty() ? null : files.get(0)));
+          stats.nodeMerges.increment();
+          continue;
+        }
+        stats.nodeCuts.increment();
+        edit.removeNode(childLevel, child.id());
+        for (int p = 0; p < files.size(); p++) {
+          FileMeta f = files.get(p);
+          byte[] pieceLo = p == 0 ? lo : InternalKey.userKey(f.smallest());
+          byte[] pieceHi = p == files.size() - 1 ? hi : InternalKey.userKey(f.largest());
+          edit.putNode(childLevel, new NodeMeta(versions.newFileNumber(), pieceLo, pieceHi, f));
+        }
+      }
+    }
+    if (node != null) {
+      if (job.kind() == NodeJob.Kind.COMBINE) {
+        edit.removeNode(level, node.id());
+      } else {
+        edit.putNode(level, node.emptied());
+      }
+      read += node.bytes();
+    }
+    stats.compacted(childLevel, read, written);
+  }
+
+  /**
+   * After a node's flush, moves its boundaries with its neighbours toward even child counts
+   * ({@link FlushPlanner#planShrink}); the emptied node shrinks, its neighbours grow. Metadata only.
+   */
+  private void shrink(NodeJob job, int level, long id) throws IOException {
+    Version v = versions.pinCurrent();
+    try {
+      if (level >= v.depth()) {
+        return;
+      }
+      NodeMeta emptied = find(v, level, id);
+      RankSpace space = RankSpace.of(v, List.of());
+      TreeShape shape = space.shape(v, fanout, capacity);
+      List<Node> changed = FlushPlanner.planShrink(shape, space.node(level, emptied));
+      if (changed.isEmpty()) {
+        return;
+      }
+      VersionEdit edit = new VersionEdit();
+      for (Node c : changed) {
+        requireReserved(job, c.id());
+        NodeMeta old = find(v, level, c.id());
+        edit.putNode(level, new NodeMeta(c.id(), space.key(c.lo()), space.key(c.hi()), old.file()));
+      }
+      versions.logAndApply(edit);
+    } finally {
+      v.unref();
+    }
+  }
+
+  private static void requireReserved(NodeJob job, long id) {
+    if (!job.reserved().contains(id)) {
+      throw new IllegalStateException("a " + job.kind() + " job changed node " + id + ", which it did not reserve");
+    }
+  }
+
+  /** The length of a new node file for about {@code bytes} of data: room for appends until it is full. */
+  private long capacityFor(long bytes) {
+    return Math.max(fileCapacity, roundUp(bytes + bytes / 4 + capacity + (1 << 20)));
+  }
+
+  private static long roundUp(long bytes) {
+    return (bytes + 4095) / 4096 * 4096;
+  }
+
+  private byte[] min(byte[] a, byte[] b) {
+    return user.compare(a, b) <= 0 ? a : b;
+  }
+
+  private byte[] max(byte[] a, byte[] b) {
+    return user.compare(a, b) >= 0 ? a : b;
+  }
+}
