@@ -2,6 +2,7 @@ package io.iam.bench.load;
 
 import io.iam.core.engine.IamStore;
 import io.iam.core.engine.Statistics;
+import io.iam.core.engine.StoreIterator;
 import io.iam.core.engine.StoreOptions;
 import io.iam.core.engine.WriteOptions;
 import io.iam.core.option.InvalidOptionsException;
@@ -9,6 +10,7 @@ import io.iam.core.option.Option;
 import io.iam.core.option.OptionValues;
 import io.iam.core.tree.FileMeta;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,7 +45,11 @@ import java.util.Map;
  * <p>{@link #settle()} is {@link IamStore#flushAndSettle()}, bounded by {@link
  * LoadConfig#settleTimeout()}. {@link #metrics()} reads the store's {@link Statistics}: per level,
  * the bytes written are flushes (level 0) or compaction output; files moved down a level without
- * being rewritten count nowhere. {@link LoadMetrics#engineStats()} is {@link IamStore#describe()}.
+ * being rewritten count nowhere. {@link LoadMetrics#engineStats()} is {@link IamStore#describe()},
+ * {@link #properties()} is {@link IamStore#properties()}.
+ *
+ * <p>{@link #get} is {@link IamStore#get(byte[])}; {@link #scan} opens an {@link IamStore#iterator()},
+ * seeks it and reads each entry's key and value, then closes it.
  */
 public final class IamStoreTarget implements LoadTarget {
 
@@ -125,6 +131,31 @@ public final class IamStoreTarget implements LoadTarget {
     }
     return new LoadMetrics(s.userBytes(), s.flushBytes(), s.compactionBytesWritten(), store.diskBytes(), levels,
         store.describe());
+  }
+
+  @Override
+  public byte[] get(byte[] key) throws IOException {
+    return store.get(key);
+  }
+
+  @Override
+  public int scan(byte[] start, int limit) throws IOException {
+    int read = 0;
+    try (StoreIterator it = store.iterator()) {
+      for (it.seek(start); read < limit && it.valid(); it.next()) {
+        it.key();
+        it.value();
+        read++;
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return read;
+  }
+
+  @Override
+  public Map<String, Number> properties() {
+    return store.properties();
   }
 
   @Override

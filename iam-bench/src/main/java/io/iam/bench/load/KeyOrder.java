@@ -1,7 +1,5 @@
 package io.iam.bench.load;
 
-import java.util.Locale;
-
 /** The order in which a load inserts keys. */
 public enum KeyOrder {
   /** YCSB's default: record numbers hashed with FNV-1a 64, so keys arrive in random order. */
@@ -11,16 +9,11 @@ public enum KeyOrder {
 
   /** How the command line writes it: {@code hash}, {@code sequential}. */
   public String cliName() {
-    return name().toLowerCase(Locale.ROOT);
+    return CliNames.of(this);
   }
 
   /** Reads {@code hash} or {@code sequential} (any case). */
   public static KeyOrder parse(String text) {
-    for (KeyOrder o : values()) {
-      if (o.cliName().equals(text.trim().toLowerCase(Locale.ROOT))) {
-        return o;
-      }
-    }
-    throw new IllegalArgumentException("'" + text + "' is not one of: hash, sequential");
+    return CliNames.parse(KeyOrder.class, text);
   }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -32,8 +33,12 @@ import picocli.CommandLine.TypeConversionException;
           + " values) from one thread, waits for its background compactions, and reports throughput,"
           + " put latency, write amplification per level (flushes + compactions over user bytes, WAL"
           + " excluded) and disk size.",
-      "With --vs, runs the same load with the same budgets on a second store afterwards and prints"
-          + " the ratios (--tree / --vs).",
+      "Then, on the same store, optional phases in this order: --overwrites (puts of loaded keys, then"
+          + " a settle; reports space amplification, disk bytes over live key plus value bytes, and write"
+          + " amplification over the whole run), --reads (point reads of loaded keys, YCSB workload C"
+          + " style; a miss fails the command) and --scans (range scans from loaded keys).",
+      "With --vs, runs the same load and phases with the same budgets on a second store afterwards and"
+          + " prints the ratios (--tree / --vs).",
       ""
     })
 public final class LoadCommand implements Callable<Integer> {
@@ -84,8 +89,35 @@ public final class LoadCommand implements Callable<Integer> {
   KeyOrder order;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-      description = "Seed of the values. Default: ${DEFAULT-VALUE}.")
+      description = "Seed of the values and of the keys the phases choose. Default: ${DEFAULT-VALUE}.")
   long seed;
+
+  @Option(names = "--overwrites", paramLabel = "N", defaultValue = "0",
+      description = "After the load, put N more records: loaded keys drawn uniformly at random, fresh values"
+          + " of the same size; then settle and report space amplification (disk bytes / live bytes) and"
+          + " write amplification over the whole run. Default: ${DEFAULT-VALUE}.")
+  long overwrites;
+
+  @Option(names = "--reads", paramLabel = "N", defaultValue = "0",
+      description = "Then N point reads of loaded keys, timed one by one; every read must find a value,"
+          + " a miss fails the command. Default: ${DEFAULT-VALUE}.")
+  long reads;
+
+  @Option(names = "--read-distribution", paramLabel = "DIST", defaultValue = "zipfian",
+      converter = Distribution.class,
+      description = "Which loaded keys --reads read and --scans start at: zipfian (YCSB's workload C: constant"
+          + " 0.99, hot keys scattered as by YCSB's ScrambledZipfianGenerator) or uniform."
+          + " Default: ${DEFAULT-VALUE}.")
+  KeyDistribution readDistribution;
+
+  @Option(names = "--scans", paramLabel = "N", defaultValue = "0",
+      description = "Then N range scans, each from a loaded key reading --scan-length entries (fewer at the"
+          + " end of the keys). Default: ${DEFAULT-VALUE}.")
+  long scans;
+
+  @Option(names = "--scan-length", paramLabel = "L", defaultValue = "" + Phases.DEFAULT_SCAN_LENGTH,
+      description = "Entries each scan reads. Default: ${DEFAULT-VALUE}.")
+  int scanLength;
 
   @Option(names = "--sync",
       description = "Sync the write-ahead log on every put. Default: WAL on, not synced.")
@@ -120,6 +152,7 @@ public final class LoadCommand implements Callable<Integer> {
     LoadTarget.Factory ours = target(tree);
     LoadTarget.Factory peer = vs == null ? null : target(vs);
     LoadConfig config = config();
+    Phases phases = phases();
     if (records < 1) {
       throw usage("--records " + records + " is out of range: allowed 1 or more");
     }
@@ -141,15 +174,15 @@ public final class LoadCommand implements Callable<Integer> {
         }
       }
       Files.createDirectories(oursDir);
-      LoadResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), !noProgress);
+      RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, !noProgress);
       LoadReport.print(out, ourResult);
       out.flush();
-      LoadResult peerResult = null;
+      RunResult peerResult = null;
       if (peer != null) {
         Files.createDirectories(peerDir);
-        peerResult = LoadRunner.run(peer, peerDir, config.withTree(vs), workload(), !noProgress);
+        peerResult = LoadRunner.run(peer, peerDir, config.withTree(vs), workload(), phases, !noProgress);
         LoadReport.print(out, peerResult);
-        LoadReport.printRatios(out, ourResult, peerResult, LoadReport.Ratios.of(ourResult, peerResult));
+        LoadReport.printRatios(out, ourResult, peerResult);
       }
       if (json) {
         out.println(LoadJson.of(ourResult, peerResult));
@@ -168,6 +201,22 @@ public final class LoadCommand implements Callable<Integer> {
 
   private LoadWorkload workload() {
     return new LoadWorkload(records, (int) valueSize, order, seed);
+  }
+
+  private Phases phases() {
+    notNegative("--overwrites", overwrites);
+    notNegative("--reads", reads);
+    notNegative("--scans", scans);
+    if (scanLength < 1) {
+      throw usage("--scan-length " + scanLength + " is out of range: allowed 1 or more");
+    }
+    return new Phases(overwrites, reads, readDistribution, scans, scanLength);
+  }
+
+  private void notNegative(String option, long value) {
+    if (value < 0) {
+      throw usage(option + " " + value + " is out of range: allowed 0 or more");
+    }
   }
 
   private LoadConfig config() {
@@ -241,11 +290,24 @@ public final class LoadCommand implements Callable<Integer> {
   static final class Order implements ITypeConverter<KeyOrder> {
     @Override
     public KeyOrder convert(String value) {
-      try {
-        return KeyOrder.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+      return converted(() -> KeyOrder.parse(value));
+    }
+  }
+
+  /** {@code zipfian} or {@code uniform}. */
+  static final class Distribution implements ITypeConverter<KeyDistribution> {
+    @Override
+    public KeyDistribution convert(String value) {
+      return converted(() -> KeyDistribution.parse(value));
+    }
+  }
+
+  /** What {@code parse} returns, its {@link IllegalArgumentException} as picocli's conversion error. */
+  private static <T> T converted(Supplier<T> parse) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw new TypeConversionException(e.getMessage());
     }
   }
 }

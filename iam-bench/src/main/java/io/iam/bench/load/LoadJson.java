@@ -2,29 +2,41 @@ package io.iam.bench.load;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.iam.bench.util.Json;
+import java.util.Map;
 
 /**
  * The machine-readable result of {@code iam load}: one JSON object on one line. A {@code --vs} peer
  * has the same fields under {@code vs.<name>}, and {@code ratios} holds ours / peer.
+ *
+ * <p>The top-level figures are the load's, after it settled; {@code liveBytes} and {@code
+ * spaceAmplification} (table bytes on disk ÷ live key plus value bytes) included, and {@code engine},
+ * the engine's {@link EngineCounters} (an empty object for a store without any). Each phase that
+ * ran adds an object: {@code overwrite} (its puts, then the store after settling, with {@code
+ * writeAmplification} over the whole run), {@code read} and {@code scan}; each has its own {@code
+ * engine}. {@code ratios} holds load throughput ({@code opsPerSecond}), {@code writeAmplification}
+ * over the whole run, {@code spaceAmplification} after the last write phase, and the ops/s of each
+ * phase that ran: {@code overwriteOpsPerSecond}, {@code readOpsPerSecond}, {@code scanOpsPerSecond};
+ * null where the peer's figure is 0.
  */
 final class LoadJson {
 
   private LoadJson() {}
 
-  static String of(LoadResult ours, LoadResult peer) {
+  static String of(RunResult ours, RunResult peer) {
     ObjectNode o = Json.object();
     fields(o, ours);
     if (peer != null) {
       fields(o.putObject("vs").putObject(peer.tree()), peer);
-      LoadReport.Ratios r = LoadReport.Ratios.of(ours, peer);
       ObjectNode ratios = o.putObject("ratios");
-      Json.putFinite(ratios, "opsPerSecond", r.opsPerSecond());
-      Json.putFinite(ratios, "writeAmplification", r.writeAmplification());
+      for (LoadReport.Ratio r : LoadReport.Ratio.of(ours, peer)) {
+        Json.putFinite(ratios, r.json(), r.value());
+      }
     }
     return Json.line(o);
   }
 
-  private static void fields(ObjectNode o, LoadResult r) {
+  private static void fields(ObjectNode o, RunResult run) {
+    LoadResult r = run.load();
     LoadMetrics m = r.metrics();
     LoadConfig c = r.config();
     o.put("tree", r.tree());
@@ -34,17 +46,9 @@ final class LoadJson {
     o.put("seed", r.seed());
     o.put("opsPerSecond", r.opsPerSecond());
     o.put("mibPerSecond", r.mibPerSecond());
-    o.put("writeAmplification", m.writeAmplification());
-    ObjectNode latency = o.putObject("latencyMicros");
-    latency.put("p50", r.latency().p50Micros());
-    latency.put("p99", r.latency().p99Micros());
-    latency.put("p999", r.latency().p999Micros());
-    latency.put("max", r.latency().maxMicros());
+    latency(o, r.latency());
     o.put("p99Micros", r.latency().p99Micros());
-    o.put("diskBytes", m.diskBytes());
-    o.put("userBytes", m.userBytes());
-    o.put("flushBytes", m.flushBytes());
-    o.put("compactionBytesWritten", m.compactionBytesWritten());
+    writes(o, m, r.liveBytes());
     o.put("elapsedMillis", r.elapsedMillis());
     o.put("loadMillis", r.loadNanos() / 1_000_000);
     o.put("settleMillis", r.settleNanos() / 1_000_000);
@@ -58,12 +62,80 @@ final class LoadJson {
     config.put("level0CompactionTrigger", c.level0CompactionTrigger());
     config.put("backgroundThreads", c.backgroundThreads());
     config.put("sync", c.sync());
+    o.put("engineStats", m.engineStats());
+    engine(o, r.engine());
+    run.overwrite().ifPresent(w -> {
+      ObjectNode p = phase(o, "overwrite", w.timed());
+      p.put("mibPerSecond", w.mibPerSecond());
+      p.put("bytesPut", w.bytesPut());
+      p.put("settleMillis", w.settleNanos() / 1_000_000);
+      writes(p, w.metrics(), w.liveBytes());
+      engine(p, w.engine());
+    });
+    run.read().ifPresent(rd -> {
+      ObjectNode p = phase(o, "read", rd.timed());
+      p.put("distribution", rd.distribution().cliName());
+      p.put("found", rd.timed().ops() - rd.misses());
+      p.put("misses", rd.misses());
+      engine(p, rd.engine());
+    });
+    run.scan().ifPresent(s -> {
+      ObjectNode p = phase(o, "scan", s.timed());
+      p.put("length", s.length());
+      p.put("distribution", s.distribution().cliName());
+      p.put("entries", s.entries());
+      p.put("entriesPerSecond", s.entriesPerSecond());
+      p.put("shortScans", s.shortScans());
+      engine(p, s.engine());
+    });
+  }
+
+  /** A phase's object with its operations, ops/s, wall time and latency. */
+  private static ObjectNode phase(ObjectNode o, String name, Timed t) {
+    ObjectNode p = o.putObject(name);
+    p.put("ops", t.ops());
+    p.put("opsPerSecond", t.opsPerSecond());
+    p.put("millis", t.millis());
+    latency(p, t.latency());
+    return p;
+  }
+
+  private static void latency(ObjectNode o, Latency l) {
+    ObjectNode latency = o.putObject("latencyMicros");
+    latency.put("p50", l.p50Micros());
+    latency.put("p99", l.p99Micros());
+    latency.put("p999", l.p999Micros());
+    latency.put("max", l.maxMicros());
+  }
+
+  /** What a write phase left: bytes written and on disk, write and space amplification, levels. */
+  private static void writes(ObjectNode o, LoadMetrics m, long liveBytes) {
+    o.put("writeAmplification", m.writeAmplification());
+    o.put("diskBytes", m.diskBytes());
+    o.put("liveBytes", liveBytes);
+    o.put("spaceAmplification", LoadResult.spaceAmplification(m.diskBytes(), liveBytes));
+    o.put("userBytes", m.userBytes());
+    o.put("flushBytes", m.flushBytes());
+    o.put("compactionBytesWritten", m.compactionBytesWritten());
     Json.array(o, "levels", m.levels(), (level, l) -> level
         .put("level", l.level())
         .put("files", l.files())
         .put("bytes", l.bytes())
         .put("bytesWritten", l.bytesWritten())
         .put("writeAmplification", l.writeAmplification()));
-    o.put("engineStats", m.engineStats());
+  }
+
+  /** The engine's counters under {@code engine}, and {@code sequencesPerScan} where it counts scans. */
+  private static void engine(ObjectNode o, EngineCounters e) {
+    ObjectNode engine = o.putObject("engine");
+    for (Map.Entry<String, Number> c : e.values().entrySet()) {
+      Number n = c.getValue();
+      if (n instanceof Double || n instanceof Float) {
+        Json.putFinite(engine, c.getKey(), n.doubleValue());
+      } else {
+        engine.put(c.getKey(), n.longValue());
+      }
+    }
+    e.sequencesPerScan().ifPresent(s -> Json.putFinite(engine, "sequencesPerScan", s));
   }
 }

@@ -3,15 +3,20 @@ package io.iam.bench.load;
 import static io.iam.bench.util.Sizes.human;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /** The readable report of {@code iam load}. */
 final class LoadReport {
 
   private LoadReport() {}
 
-  /** One store's block. */
-  static void print(PrintWriter out, LoadResult r) {
+  /** One store's block: the load, then each phase that ran, then the engine's counters. */
+  static void print(PrintWriter out, RunResult run) {
+    LoadResult r = run.load();
     LoadConfig c = r.config();
     LoadMetrics m = r.metrics();
     out.println(f("%s: %,d records, keys %.1f B avg, values %s, %s order, seed %d", r.tree(), r.records(),
@@ -23,14 +28,43 @@ final class LoadReport {
         c.backgroundThreads() == 1 ? "" : "s", c.sync() ? ", synced WAL" : ""));
     out.println(f("  throughput           %,.0f ops/s  %.2f MiB/s  (load %.2f s, settle %.2f s)",
         r.opsPerSecond(), r.mibPerSecond(), r.loadNanos() / 1e9, r.settleNanos() / 1e9));
-    Latency l = r.latency();
-    out.println(f("  put latency          p50 %,.1f us  p99 %,.1f us  p99.9 %,.1f us  max %,.1f us",
+    latency(out, "put latency", r.latency());
+    writes(out, m, r.liveBytes(), "");
+    run.overwrite().ifPresent(o -> {
+      out.println(f("  overwrites           %,d puts of loaded keys (uniform)  %,.0f ops/s  %.2f MiB/s"
+              + "  (overwrite %.2f s, settle %.2f s)",
+          o.timed().ops(), o.timed().opsPerSecond(), o.mibPerSecond(), o.timed().seconds(), o.settleNanos() / 1e9));
+      latency(out, "overwrite latency", o.timed().latency());
+      writes(out, o.metrics(), o.liveBytes(), " over the whole run");
+    });
+    run.read().ifPresent(rd -> {
+      out.println(f("  point reads          %,d %s  %,.0f ops/s  (%.2f s), %,d misses", rd.timed().ops(),
+          rd.distribution().cliName(), rd.timed().opsPerSecond(), rd.timed().seconds(), rd.misses()));
+      latency(out, "read latency", rd.timed().latency());
+    });
+    run.scan().ifPresent(s -> {
+      out.println(f("  scans                %,d x %,d entries, %s starts  %,.0f ops/s  (%.2f s),"
+              + " %,d entries read, %,d short at the end",
+          s.timed().ops(), s.length(), s.distribution().cliName(), s.timed().opsPerSecond(), s.timed().seconds(),
+          s.entries(), s.shortScans()));
+      latency(out, "scan latency", s.timed().latency());
+    });
+    engine(out, run.lastEngine(), run.lastPhase());
+    out.println();
+  }
+
+  private static void latency(PrintWriter out, String what, Latency l) {
+    out.println(f("  %-20s p50 %,.1f us  p99 %,.1f us  p99.9 %,.1f us  max %,.1f us", what,
         l.p50Micros(), l.p99Micros(), l.p999Micros(), l.maxMicros()));
-    out.println(f("  write amplification  %.2f  (flushes %.2f + compactions %.2f; WAL excluded)",
-        m.writeAmplification(), ratio(m.flushBytes(), m.userBytes()),
-        ratio(m.compactionBytesWritten(), m.userBytes())));
-    out.println(f("  disk                 %s in %d files (user data %s)", human(m.diskBytes()), m.files(),
-        human(m.userBytes())));
+  }
+
+  /** Write and space amplification, disk size and the per-level table of one write phase. */
+  private static void writes(PrintWriter out, LoadMetrics m, long liveBytes, String span) {
+    out.println(f("  write amplification  %.2f%s  (flushes %.2f + compactions %.2f of %s put; WAL excluded)",
+        m.writeAmplification(), span, ratio(m.flushBytes(), m.userBytes()),
+        ratio(m.compactionBytesWritten(), m.userBytes()), human(m.userBytes())));
+    out.println(f("  space amplification  %.2f  (disk %s in %d files / live data %s)",
+        LoadResult.spaceAmplification(m.diskBytes(), liveBytes), human(m.diskBytes()), m.files(), human(liveBytes)));
     out.println();
     out.println("  level  files        size     written  write-amp");
     for (LevelMetrics level : m.levels()) {
@@ -42,17 +76,90 @@ final class LoadReport {
     out.println();
   }
 
-  /** The ratios of a {@code --vs} run: ours / peer. */
-  static void printRatios(PrintWriter out, LoadResult ours, LoadResult peer, Ratios ratios) {
-    out.println(f("%s / %s: throughput %sx, write amplification %sx", ours.tree(), peer.tree(),
-        ratioText(ratios.opsPerSecond()), ratioText(ratios.writeAmplification())));
+  /** The tree's shape as the engine counts it, if it counts any of it. */
+  private static void engine(PrintWriter out, EngineCounters e, String phase) {
+    List<String> tree = new ArrayList<>();
+    addIfPresent(tree, "mixed level m %s", e.get(EngineCounters.MIXED_LEVEL));
+    addIfPresent(tree, "cap k %s", e.get(EngineCounters.MAX_SEQUENCES));
+    addIfPresent(tree, "depth %s", e.get(EngineCounters.DEPTH));
+    e.sequencesPerScan().ifPresent(s -> tree.add(f("%.2f sequences per scan", s)));
+    List<EngineCounters.Level> levels = e.levels();
+    if (tree.isEmpty() && levels.isEmpty()) {
+      return;
+    }
+    out.println(f("  engine (after %s)%s%s", phase, tree.isEmpty() ? "" : ": ", String.join(", ", tree)));
+    if (!levels.isEmpty()) {
+      out.println("  level  nodes  sequences  mean-seq  max-seq");
+      for (EngineCounters.Level l : levels) {
+        out.println(f("  L%-4d %6s %10s %9s %8s", l.level(), number(l.nodes()), number(l.sequences()),
+            number(l.meanSequences()), number(l.maxSequences())));
+      }
+    }
   }
 
-  /** ours / peer for throughput and write amplification; NaN where the peer's figure is 0. */
-  record Ratios(double opsPerSecond, double writeAmplification) {
-    static Ratios of(LoadResult ours, LoadResult peer) {
-      return new Ratios(ratio(ours.opsPerSecond(), peer.opsPerSecond()),
-          ratio(ours.metrics().writeAmplification(), peer.metrics().writeAmplification()));
+  private static void addIfPresent(List<String> parts, String format, Number value) {
+    if (value != null) {
+      parts.add(f(format, number(value)));
+    }
+  }
+
+  /** A counter for people: whole numbers with separators, fractions with two decimals, "-" if absent. */
+  private static String number(Number n) {
+    if (n == null) {
+      return "-";
+    }
+    if (n instanceof Double || n instanceof Float) {
+      return f("%.2f", n.doubleValue());
+    }
+    return f("%,d", n.longValue());
+  }
+
+  /** The ratios of a {@code --vs} run: ours / peer, for the phases that ran. */
+  static void printRatios(PrintWriter out, RunResult ours, RunResult peer) {
+    List<String> parts = new ArrayList<>();
+    for (Ratio ratio : Ratio.of(ours, peer)) {
+      parts.add(ratio.label() + " " + ratioText(ratio.value()));
+    }
+    out.println(ours.tree() + " / " + peer.tree() + ": " + String.join(", ", parts));
+  }
+
+  /**
+   * One figure of ours over the peer's; NaN where the peer's figure is 0.
+   *
+   * @param json its name in the JSON {@code ratios}
+   * @param label its name in the text
+   */
+  record Ratio(String json, String label, double value) {
+
+    /**
+     * The ratios of a {@code --vs} run: load throughput, write amplification over the whole run,
+     * space amplification after the last write phase, then throughput of each phase that ran.
+     */
+    static List<Ratio> of(RunResult ours, RunResult peer) {
+      List<Ratio> ratios = new ArrayList<>();
+      ratios.add(of("opsPerSecond", "throughput", ours, peer, r -> r.load().opsPerSecond()));
+      ratios.add(of("writeAmplification", "write amplification", ours, peer, RunResult::writeAmplification));
+      ratios.add(of("spaceAmplification", "space amplification", ours, peer, RunResult::spaceAmplification));
+      phase(ratios, "overwriteOpsPerSecond", "overwrite throughput", ours, peer, r -> r.overwrite()
+          .map(OverwriteResult::timed).orElse(null));
+      phase(ratios, "readOpsPerSecond", "read ops/s", ours, peer, r -> r.read().map(ReadResult::timed).orElse(null));
+      phase(ratios, "scanOpsPerSecond", "scan ops/s", ours, peer, r -> r.scan().map(ScanResult::timed).orElse(null));
+      return ratios;
+    }
+
+    private static Ratio of(String json, String label, RunResult ours, RunResult peer,
+        ToDoubleFunction<RunResult> figure) {
+      return new Ratio(json, label, ratio(figure.applyAsDouble(ours), figure.applyAsDouble(peer)));
+    }
+
+    /** The ratio of a phase's ops/s, if both stores ran it. */
+    private static void phase(List<Ratio> ratios, String json, String label, RunResult ours, RunResult peer,
+        Function<RunResult, Timed> timed) {
+      Timed a = timed.apply(ours);
+      Timed b = timed.apply(peer);
+      if (a != null && b != null) {
+        ratios.add(new Ratio(json, label, ratio(a.opsPerSecond(), b.opsPerSecond())));
+      }
     }
   }
 
@@ -61,7 +168,7 @@ final class LoadReport {
   }
 
   private static String ratioText(double r) {
-    return Double.isNaN(r) ? "n/a " : f("%.2f", r);
+    return Double.isNaN(r) ? "n/a" : f("%.2fx", r);
   }
 
   private static String f(String format, Object... args) {

@@ -12,6 +12,7 @@ package io.iam.bench.load;
  * @param settleNanos wall time of {@link LoadTarget#settle()} after the puts
  * @param latency put latency
  * @param metrics what the store reported after settling
+ * @param engine the engine's counters after settling ({@link EngineCounters#NONE} if it has none)
  */
 public record LoadResult(
     LoadConfig config,
@@ -22,7 +23,8 @@ public record LoadResult(
     long loadNanos,
     long settleNanos,
     Latency latency,
-    LoadMetrics metrics) {
+    LoadMetrics metrics,
+    EngineCounters engine) {
 
   private static final double MIB = 1024.0 * 1024;
 
@@ -43,6 +45,19 @@ public record LoadResult(
   /** Load plus settle. */
   public long elapsedMillis() {
     return (loadNanos + settleNanos) / 1_000_000;
+  }
+
+  /**
+   * Key plus value bytes of the live records: every record put, as the load's keys are distinct.
+   * Overwrites replace values with ones of the same size, so this stays the live size after them.
+   */
+  public long liveBytes() {
+    return metrics.userBytes();
+  }
+
+  /** Space amplification: {@code diskBytes / liveBytes}; 0 if nothing is live. */
+  static double spaceAmplification(long diskBytes, long liveBytes) {
+    return liveBytes == 0 ? 0 : (double) diskBytes / liveBytes;
   }
 
   /** Average key length in bytes. */

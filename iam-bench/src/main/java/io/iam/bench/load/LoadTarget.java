@@ -2,10 +2,14 @@ package io.iam.bench.load;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
- * A store under test of {@code iam load}. A load calls {@link #put} from one thread, then {@link
- * #settle()}, then {@link #metrics()}, then {@link #close()}.
+ * A store under test of {@code iam load}. Everything is called from one thread: a load calls {@link
+ * #put} for every record, then {@link #settle()}, then {@link #metrics()} and {@link #properties()}.
+ * The {@link Phases} after it, each optional, follow in this order: more {@link #put}s of loaded
+ * keys, {@link #settle()}, {@link #metrics()}; {@link #get}s; {@link #scan}s; each followed by
+ * {@link #properties()}. Last comes {@link #close()}.
  *
  * <p>To add a store, implement this interface and register its {@link Factory} in {@link
  * LoadTargets}.
@@ -39,6 +43,25 @@ public interface LoadTarget extends AutoCloseable {
 
   /** What the store did so far; meant to be called after {@link #settle()}. */
   LoadMetrics metrics() throws IOException;
+
+  /** The newest value of {@code key}, or null if the store has none. */
+  byte[] get(byte[] key) throws IOException;
+
+  /**
+   * Reads up to {@code limit} entries in key order, starting at the first key at or after {@code
+   * start}: each entry's key and value are fetched, as a range query would return them.
+   *
+   * @return the entries read: {@code limit}, or fewer if the store ran out of keys
+   */
+  int scan(byte[] start, int limit) throws IOException;
+
+  /**
+   * The engine's own counters by name (IAM's {@code IamStore.properties()}), of which {@link
+   * EngineCounters} picks the tree's shape; empty, the default, if the store has none.
+   */
+  default Map<String, Number> properties() throws IOException {
+    return Map.of();
+  }
 
   @Override
   void close() throws IOException;

@@ -17,6 +17,7 @@ import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
@@ -50,8 +51,13 @@ import org.rocksdb.WriteOptions;
  * getColumnFamilyMetaData()}. Bytes written per level come from the compaction-stats table of
  * {@code rocksdb.cfstats} (its map form, {@code compaction.L<n>.WriteGB}), which RocksDB keeps in
  * GiB with six decimals: per level they are exact to about 1 KiB, and they add up to the tickers'
- * total within a few KiB (level 0's figure is the flushes'). {@link LoadMetrics#engineStats()} is
- * RocksDB's own {@code rocksdb.stats} text.
+ * total within a few KiB (level 0's figure is the flushes'). The disk size is the size of the live
+ * table files ({@code getColumnFamilyMetaData().size()}, what {@code rocksdb.live-sst-files-size}
+ * reports); the WAL and the manifest are not counted. {@link LoadMetrics#engineStats()} is RocksDB's
+ * own {@code rocksdb.stats} text. It has no {@link #properties()}.
+ *
+ * <p>{@link #get} is {@code RocksDB.get}; {@link #scan} opens a {@code newIterator()}, seeks it and
+ * reads each entry's key and value, then closes it, as YCSB's RocksDB binding scans.
  */
 public final class RocksDbTarget implements LoadTarget {
 
@@ -186,6 +192,31 @@ public final class RocksDbTarget implements LoadTarget {
       }
     }
     return new LoadMetrics(userBytes, flushBytes, compactionBytes, meta.size(), levels, stats);
+  }
+
+  @Override
+  public byte[] get(byte[] key) throws IOException {
+    try {
+      return db.get(key);
+    } catch (RocksDBException e) {
+      throw io(name, "get", e);
+    }
+  }
+
+  @Override
+  public int scan(byte[] start, int limit) throws IOException {
+    int read = 0;
+    try (RocksIterator it = db.newIterator()) {
+      for (it.seek(start); read < limit && it.isValid(); it.next()) {
+        it.key();
+        it.value();
+        read++;
+      }
+      it.status();
+    } catch (RocksDBException e) {
+      throw io(name, "scan", e);
+    }
+    return read;
   }
 
   /**

@@ -13,6 +13,7 @@ import io.iam.core.option.OptionValues;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,6 +75,23 @@ class IamStoreTargetTest {
       for (long n = 0; n < RECORDS; n++) {
         assertArrayEquals(again.nextValue(), store.get(again.key(n)), "record " + n);
       }
+    }
+  }
+
+  @Test
+  void getsAndScansSeeTheNewestValuesInKeyOrder(@TempDir Path dir) throws IOException {
+    ReadsAndScans.check(IamStoreTarget::open, IamStoreTarget.LEVELED, dir);
+  }
+
+  @Test
+  void theEnginesPropertiesAreTheStores(@TempDir Path dir) throws IOException {
+    LoadConfig config = LoadConfig.defaults(IamStoreTarget.LEVELED, 64 << 10, 1 << 20);
+    try (IamStoreTarget target = IamStoreTarget.open(dir, config)) {
+      target.put("k".getBytes(), new byte[100]);
+      target.settle();
+      Map<String, Number> p = target.properties();
+      assertEquals(target.metrics().diskBytes(), p.get("disk.bytes").longValue());
+      assertEquals(1L, p.get("user.writes").longValue());
     }
   }
 

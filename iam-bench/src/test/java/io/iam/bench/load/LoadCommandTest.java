@@ -189,6 +189,107 @@ class LoadCommandTest {
   }
 
   @Test
+  void phasesRunOnLeveledAndRocksdbAndReportEachPerStore() throws Exception {
+    CliRun run = CliRun.of("load", "--tree", "leveled", "--vs", "rocksdb", "--records", "2000", "--memtable",
+        "64KiB", "--cache", "1MiB", "--overwrites", "3000", "--reads", "2000", "--scans", "300", "--scan-length",
+        "20", "--json", "--no-progress");
+
+    JsonNode r = succeeded(run);
+    assertEquals("", run.err());
+    JsonNode peer = assertPeerAndRatios(r, "rocksdb");
+    for (JsonNode store : List.of(r, peer)) {
+      String tree = store.get("tree").asText();
+      long live = store.get("liveBytes").asLong();
+      assertEquals(userBytes(2000, 1024, KeyOrder.HASH), live, tree);
+      assertSaneAmplification(store.get("spaceAmplification"), tree + " after the load");
+
+      JsonNode o = store.get("overwrite");
+      assertEquals(3000, o.get("ops").asLong(), tree);
+      assertTrue(o.get("opsPerSecond").asDouble() > 0, tree);
+      assertEquals(live, o.get("liveBytes").asLong(), tree + ": overwrites keep the live size");
+      assertEquals(live + o.get("bytesPut").asLong(), o.get("userBytes").asLong(), tree + ": the whole run's puts");
+      assertTrue(o.get("bytesPut").asLong() >= 3000L * (1024 + 15), tree);
+      assertSaneAmplification(o.get("spaceAmplification"), tree + " after the overwrites");
+      assertEquals((double) o.get("diskBytes").asLong() / live, o.get("spaceAmplification").asDouble(), 1e-12, tree);
+      double wholeRun = o.get("writeAmplification").asDouble();
+      assertTrue(wholeRun >= 1, tree + " write amplification " + wholeRun);
+      assertEquals((double) (o.get("flushBytes").asLong() + o.get("compactionBytesWritten").asLong())
+          / o.get("userBytes").asLong(), wholeRun, 1e-12, tree);
+      assertTrue(o.get("compactionBytesWritten").asLong() > store.get("compactionBytesWritten").asLong(), tree);
+      assertLatency(o.get("latencyMicros"));
+
+      JsonNode read = store.get("read");
+      assertEquals(2000, read.get("ops").asLong(), tree);
+      assertEquals(2000, read.get("found").asLong(), tree + ": every read finds its key");
+      assertEquals(0, read.get("misses").asLong(), tree);
+      assertEquals("zipfian", read.get("distribution").asText(), tree);
+      assertTrue(read.get("opsPerSecond").asDouble() > 0, tree);
+      assertLatency(read.get("latencyMicros"));
+
+      JsonNode scan = store.get("scan");
+      long scans = scan.get("ops").asLong();
+      long shortScans = scan.get("shortScans").asLong();
+      long entries = scan.get("entries").asLong();
+      assertEquals(300, scans, tree);
+      assertEquals(20, scan.get("length").asInt(), tree);
+      // Full scans read 20 entries, short ones (only near the last key) 1 to 19.
+      assertTrue(shortScans < 30, tree + " short scans " + shortScans);
+      assertTrue(entries >= (scans - shortScans) * 20 + shortScans, tree + " entries " + entries);
+      assertTrue(entries <= (scans - shortScans) * 20 + shortScans * 19, tree + " entries " + entries);
+      assertTrue(scan.get("opsPerSecond").asDouble() > 0, tree);
+      assertLatency(scan.get("latencyMicros"));
+      assertTrue(store.get("engine").isObject() && scan.get("engine").isObject(), tree);
+    }
+    // Both stores get the same operations.
+    assertEquals(r.get("overwrite").get("bytesPut"), peer.get("overwrite").get("bytesPut"));
+    assertEquals(r.get("scan").get("entries"), peer.get("scan").get("entries"));
+    assertEquals(r.get("scan").get("shortScans"), peer.get("scan").get("shortScans"));
+    // The engine's per-level sequence counts are reported; RocksDB has none.
+    assertTrue(r.get("read").get("engine").has("level.1.sequences"), r.get("read").get("engine").toString());
+    assertEquals(0, peer.get("read").get("engine").size());
+
+    JsonNode ratios = r.get("ratios");
+    JsonNode o = r.get("overwrite");
+    JsonNode po = peer.get("overwrite");
+    assertEquals(o.get("writeAmplification").asDouble() / po.get("writeAmplification").asDouble(),
+        ratios.get("writeAmplification").asDouble(), 1e-9, "write amplification over the whole run");
+    assertEquals(o.get("spaceAmplification").asDouble() / po.get("spaceAmplification").asDouble(),
+        ratios.get("spaceAmplification").asDouble(), 1e-9);
+    assertEquals(o.get("opsPerSecond").asDouble() / po.get("opsPerSecond").asDouble(),
+        ratios.get("overwriteOpsPerSecond").asDouble(), 1e-9);
+    assertEquals(r.get("read").get("opsPerSecond").asDouble() / peer.get("read").get("opsPerSecond").asDouble(),
+        ratios.get("readOpsPerSecond").asDouble(), 1e-9);
+    assertEquals(r.get("scan").get("opsPerSecond").asDouble() / peer.get("scan").get("opsPerSecond").asDouble(),
+        ratios.get("scanOpsPerSecond").asDouble(), 1e-9);
+
+    String out = run.out();
+    assertTrue(out.contains("  overwrites           3,000 puts of loaded keys"), out);
+    assertTrue(out.contains(" over the whole run "), out);
+    assertTrue(out.contains("  point reads          2,000 zipfian "), out);
+    assertTrue(out.contains("  scans                300 x 20 entries, zipfian starts "), out);
+    assertTrue(out.contains("  engine (after scans)\n  level  nodes  sequences  mean-seq  max-seq\n"), out);
+    assertTrue(out.contains("leveled / rocksdb: throughput ") && out.contains(", space amplification ")
+        && out.contains(", read ops/s ") && out.contains(", scan ops/s "), out);
+  }
+
+  @Test
+  void eachPhaseRunsAloneWithUniformReads() throws Exception {
+    CliRun reads = CliRun.of("load", "--tree", "rocksdb", "--records", "2000", "--memtable", "64KiB", "--reads",
+        "1000", "--read-distribution", "uniform", "--json", "--no-progress");
+    JsonNode r = succeeded(reads);
+    assertEquals("uniform", r.get("read").get("distribution").asText());
+    assertEquals(1000, r.get("read").get("found").asLong());
+    assertFalse(r.has("overwrite") || r.has("scan"), reads.out());
+
+    CliRun scans = CliRun.of("load", "--tree", "leveled", "--records", "2000", "--memtable", "64KiB", "--scans",
+        "100", "--json", "--no-progress");
+    JsonNode s = succeeded(scans);
+    assertEquals(100, s.get("scan").get("length").asInt(), "the default scan length");
+    assertTrue(s.get("scan").get("entries").asLong() > 50 * 100, scans.out());
+    assertFalse(s.has("overwrite") || s.has("read"), scans.out());
+  }
+
+  @Test
   void unknownTreeIsAUsageErrorListingTheTrees() {
     CliRun run = CliRun.of("load", "--tree", "no-such-tree", "--records", "10");
 
@@ -211,9 +312,33 @@ class LoadCommandTest {
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--order", "zipf"), "hash, sequential");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--memtable", "lots"), "'lots'");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--threads", "0"), "--threads 0 is out of range");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--reads", "-1"),
+        "iam load: --reads -1 is out of range: allowed 0 or more");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--overwrites", "-5"), "--overwrites -5 is out of range");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--scans", "-1"), "--scans -1 is out of range");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--scan-length", "0"),
+        "--scan-length 0 is out of range: allowed 1 or more");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--read-distribution", "pareto"),
+        "--read-distribution");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--read-distribution", "pareto"),
+        "'pareto' is not one of: uniform, zipfian");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--reads", "many"), "--reads");
     // The engine checks its own bounds and names its option.
     assertUsage(CliRun.of("load", "--tree", "leveled", "--memtable", "1KiB", "--records", "10"),
         "iam load: leveled: memtable-size=1KiB is out of range");
+  }
+
+  /** A space amplification figure: positive and finite. */
+  private static void assertSaneAmplification(JsonNode amp, String what) {
+    assertTrue(amp.isNumber(), what + ": " + amp);
+    assertTrue(amp.asDouble() > 0 && Double.isFinite(amp.asDouble()), what + ": " + amp);
+  }
+
+  private static void assertLatency(JsonNode latency) {
+    assertTrue(latency.get("p50").asDouble() > 0, latency.toString());
+    assertTrue(latency.get("p50").asDouble() <= latency.get("p99").asDouble(), latency.toString());
+    assertTrue(latency.get("p99").asDouble() <= latency.get("p999").asDouble(), latency.toString());
+    assertTrue(latency.get("p999").asDouble() <= latency.get("max").asDouble(), latency.toString());
   }
 
   private static void assertUsage(CliRun run, String message) {
@@ -228,7 +353,10 @@ class LoadCommandTest {
     return JSON.readTree(run.lastOutLine());
   }
 
-  /** The {@code --vs} peer has our fields and our records, and the ratios are ours / the peer's. */
+  /**
+   * The {@code --vs} peer has our fields and our records, and the throughput and write amplification
+   * ratios are ours / the peer's.
+   */
   private static JsonNode assertPeerAndRatios(JsonNode r, String name) {
     JsonNode peer = r.get("vs").get(name);
     Set<String> ours = fieldNames(r);
@@ -237,9 +365,15 @@ class LoadCommandTest {
     assertEquals(r.get("userBytes").asLong(), peer.get("userBytes").asLong(), "the same records");
     assertEquals(r.get("opsPerSecond").asDouble() / peer.get("opsPerSecond").asDouble(),
         r.get("ratios").get("opsPerSecond").asDouble(), 1e-9);
-    assertEquals(r.get("writeAmplification").asDouble() / peer.get("writeAmplification").asDouble(),
+    // Write amplification over the whole run: the overwrites' figure if they ran, else the load's.
+    assertEquals(wholeRun(r).get("writeAmplification").asDouble()
+            / wholeRun(peer).get("writeAmplification").asDouble(),
         r.get("ratios").get("writeAmplification").asDouble(), 1e-9);
     return peer;
+  }
+
+  private static JsonNode wholeRun(JsonNode store) {
+    return store.has("overwrite") ? store.get("overwrite") : store;
   }
 
   private static Set<String> fieldNames(JsonNode node) {

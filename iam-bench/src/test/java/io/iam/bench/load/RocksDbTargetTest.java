@@ -62,6 +62,19 @@ class RocksDbTargetTest {
   }
 
   @Test
+  void getsAndScansSeeTheNewestValuesInKeyOrder(@TempDir Path dir) throws IOException {
+    ReadsAndScans.check(RocksDbTarget::open, RocksDbTarget.NAME, dir);
+  }
+
+  @Test
+  void itHasNoEngineProperties(@TempDir Path dir) throws IOException {
+    try (LoadTarget db = RocksDbTarget.open(dir, LoadConfig.defaults(RocksDbTarget.NAME, MEMTABLE, 1 << 20))) {
+      assertEquals(Map.of(), db.properties());
+      assertEquals(EngineCounters.NONE, EngineCounters.of(db.properties()));
+    }
+  }
+
+  @Test
   void writtenBytesReadTheCfstatsMap() {
     Map<String, String> stats = Map.of("compaction.L0.WriteGB", "0.019802", "compaction.L2.WriteGB", "1.000000");
 

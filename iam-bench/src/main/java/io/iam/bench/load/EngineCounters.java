@@ -1,0 +1,134 @@
+package io.iam.bench.load;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The counters of an IAM tree's shape that {@code iam load} reports after each phase, picked from a
+ * target's {@link LoadTarget#properties()} by name. Every key is optional: an engine that lacks one
+ * (RocksDB lacks all) simply has fewer, and nothing fails.
+ *
+ * <ul>
+ *   <li>{@value #DEPTH}, {@value #MIXED_LEVEL} (the mixed level m), {@value #MAX_SEQUENCES} (the
+ *       cap k on a node's sequences);
+ *   <li>per level {@code N}: {@code level.N.nodes}, {@code level.N.sequences}, {@code
+ *       level.N.mean-sequences}, {@code level.N.max-sequences};
+ *   <li>{@value #SCAN_COUNT} and {@value #SCAN_SEQUENCES}: scans and the sequences they touched, so
+ *       far; {@link #sequencesPerScan()} divides them.
+ * </ul>
+ *
+ * @param values the counters found, in the order above, levels ascending
+ */
+public record EngineCounters(Map<String, Number> values) {
+
+  static final String DEPTH = "tree.depth";
+  static final String MIXED_LEVEL = "tree.mixed-level";
+  static final String MAX_SEQUENCES = "tree.max-sequences";
+  static final String SCAN_COUNT = "scan.count";
+  static final String SCAN_SEQUENCES = "scan.sequences";
+
+  /** The per-level counters, in the order of the columns of {@link Level}. */
+  static final List<String> LEVEL_COUNTERS = List.of("nodes", "sequences", "mean-sequences", "max-sequences");
+
+  private static final Pattern LEVEL_KEY =
+      Pattern.compile("level\\.(\\d+)\\.(" + String.join("|", LEVEL_COUNTERS) + ")");
+
+  /** No counters: a target without a properties map. */
+  public static final EngineCounters NONE = new EngineCounters(Map.of());
+
+  public EngineCounters {
+    values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+  }
+
+  /** The counters above that {@code properties} holds; other keys are left out. */
+  public static EngineCounters of(Map<String, Number> properties) {
+    Map<String, Number> picked = new LinkedHashMap<>();
+    for (String key : List.of(DEPTH, MIXED_LEVEL, MAX_SEQUENCES)) {
+      pick(properties, key, picked);
+    }
+    for (int level : levelNumbers(properties.keySet())) {
+      for (String counter : LEVEL_COUNTERS) {
+        pick(properties, levelKey(level, counter), picked);
+      }
+    }
+    pick(properties, SCAN_COUNT, picked);
+    pick(properties, SCAN_SEQUENCES, picked);
+    return new EngineCounters(picked);
+  }
+
+  private static void pick(Map<String, Number> from, String key, Map<String, Number> to) {
+    Number value = from.get(key);
+    if (value != null) {
+      to.put(key, value);
+    }
+  }
+
+  /** The levels that per-level counters among {@code keys} name, ascending. */
+  private static SortedSet<Integer> levelNumbers(Set<String> keys) {
+    SortedSet<Integer> levels = new TreeSet<>();
+    for (String key : keys) {
+      Matcher m = LEVEL_KEY.matcher(key);
+      if (m.matches()) {
+        levels.add(Integer.parseInt(m.group(1)));
+      }
+    }
+    return levels;
+  }
+
+  static String levelKey(int level, String counter) {
+    return "level." + level + "." + counter;
+  }
+
+  /** {@code scan.sequences / scan.count}, if the engine counts both and has scanned. */
+  public OptionalDouble sequencesPerScan() {
+    Number count = values.get(SCAN_COUNT);
+    Number sequences = values.get(SCAN_SEQUENCES);
+    if (count == null || sequences == null || count.longValue() <= 0) {
+      return OptionalDouble.empty();
+    }
+    return OptionalDouble.of(sequences.doubleValue() / count.longValue());
+  }
+
+  /** The value of a counter, or null if the engine has none of that name. */
+  public Number get(String key) {
+    return values.get(key);
+  }
+
+  /** The levels that have a per-level counter other than 0, ascending. */
+  public List<Level> levels() {
+    List<Level> out = new ArrayList<>();
+    for (int level : levelNumbers(values.keySet())) {
+      List<Number> counters = new ArrayList<>();
+      boolean nonZero = false;
+      for (String counter : LEVEL_COUNTERS) {
+        Number value = values.get(levelKey(level, counter));
+        counters.add(value);
+        nonZero |= value != null && value.doubleValue() != 0;
+      }
+      if (nonZero) {
+        out.add(new Level(level, counters.get(0), counters.get(1), counters.get(2), counters.get(3)));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One level's counters; each is null where the engine has none.
+   *
+   * @param level the level number
+   * @param nodes {@code level.N.nodes}
+   * @param sequences {@code level.N.sequences}
+   * @param meanSequences {@code level.N.mean-sequences}
+   * @param maxSequences {@code level.N.max-sequences}
+   */
+  public record Level(int level, Number nodes, Number sequences, Number meanSequences, Number maxSequences) {}
+}
