@@ -24,6 +24,9 @@ public final class LoadTargets {
     register(RocksDbTarget.NAME, RocksDbTarget::open);
     // IAM's engine: one factory for every tree, the name is the store option 'tree'.
     register(IamStoreTarget.LEVELED, IamStoreTarget::open);
+    register("iam", IamStoreTarget::open);
+    register("lsa", IamStoreTarget::open);
+    register("lsm-merge", IamStoreTarget::open);
   }
 
   private LoadTargets() {}
