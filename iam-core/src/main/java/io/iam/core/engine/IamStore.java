@@ -741,6 +741,9 @@ public final class IamStore implements AutoCloseable {
         continue;
       }
       nodeTree.started(job);
+      if (compactionsRunning > 0) {
+        stats.parallelJobs.increment();
+      }
       busyNodes.addAll(job.reserved());
       compactionsRunning++;
       background.execute(() -> runNodeJob(job));
@@ -751,6 +754,7 @@ public final class IamStore implements AutoCloseable {
   private void runNodeJob(NodeJob job) {
     List<Long> outputs = new ArrayList<>();
     IOException failure = null;
+    boolean shrink = false;
     long smallestSnapshot;
     mutex.lock();
     try {
@@ -760,7 +764,7 @@ public final class IamStore implements AutoCloseable {
     }
     try {
       if (!closing) {
-        nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+        shrink = nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
         stats.compactions.increment();
       }
     } catch (IOException e) {
@@ -770,6 +774,13 @@ public final class IamStore implements AutoCloseable {
     } finally {
       mutex.lock();
       try {
+        if (shrink && failure == null) {
+          try {
+            nodeTree.shrink(job, busyNodes);
+          } catch (IOException e) {
+            LOG.log(Level.WARNING, "could not rebalance node ranges after a flush: " + e.getMessage(), e);
+          }
+        }
         busyNodes.removeAll(job.reserved());
         pendingOutputs.removeAll(outputs);
         compactionsRunning--;

@@ -49,6 +49,9 @@ import java.util.function.LongSupplier;
  */
 final class NodeTree {
 
+  /** Level-1 nodes take memtable flushes until they hold this many times C_t. */
+  static final int HARD_LIMIT = 2;
+
   /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
   private static final int CUT_DIVISOR = 5;
 
@@ -144,7 +147,7 @@ final class NodeTree {
     for (int i = shape.depth() - 1; i >= 1; i--) {
       for (Node n : shape.level(i)) {
         if (n.bytes() >= capacity) {
-          Set<Long> reserved = reservation(shape, n, FlushPlanner.plan(shape, n, Mode.lsa()), true);
+          Set<Long> reserved = reservation(shape, n, FlushPlanner.plan(shape, n, Mode.lsa()));
           if (reserved != null && disjoint(reserved, busy)) {
             return new NodeJob(NodeJob.Kind.FLUSH_NODE, i, find(v, i, n.id()), null, reserved);
           }
@@ -157,7 +160,7 @@ final class NodeTree {
     Optional<Node> victim = CombinePlanner.pick(shape);
     if (victim.isPresent() && !combining.get()) {
       Node n = victim.get();
-      Set<Long> reserved = reservation(shape, n, FlushPlanner.planCombine(shape, n, Mode.lsa()), false);
+      Set<Long> reserved = reservation(shape, n, FlushPlanner.planCombine(shape, n, Mode.lsa()));
       if (reserved != null && disjoint(reserved, busy)) {
         return new NodeJob(NodeJob.Kind.COMBINE, n.level(), find(v, n.level(), n.id()), null, reserved);
       }
@@ -167,14 +170,21 @@ final class NodeTree {
 
   /**
    * A job flushing a memtable whose distinct user keys are {@code source}, or null while a level-1
-   * node it would write into is busy, or full and internal (it must flush first).
+   * node it would write into is busy, or internal and holding {@link #HARD_LIMIT} × C_t (it must
+   * flush first).
+   *
+   * <p>The paper flushes only into children that are not full. Level 1 relaxes that to the hard
+   * limit, the way RocksDB lets level 0 grow past its compaction trigger before writes stop: a
+   * full level-1 node waiting for its own flush (which may first wait for a full child of its own)
+   * takes one more memtable's share instead of stalling every writer. It then flushes more bytes at
+   * once; what is written where is unchanged.
    */
   NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy) {
     Set<Long> reserved = new HashSet<>();
     boolean internal = v.depth() > 1;
     for (NodeMeta n : v.nodes(1)) {
       if (user.compare(n.hi(), source.first()) >= 0 && user.compare(n.lo(), source.last()) <= 0) {
-        if (busy.contains(n.id()) || (internal && n.bytes() >= capacity)) {
+        if (busy.contains(n.id()) || (internal && n.bytes() >= HARD_LIMIT * capacity)) {
           return null;
         }
         reserved.add(n.id());
@@ -184,11 +194,11 @@ final class NodeTree {
   }
 
   /**
-   * The nodes a plan may change, or null if its preconditions do not hold: the node itself; for a
-   * flush its children (none internal and full) and, unless it is destroyed, its neighbours, whose
-   * ranges may grow into its own afterwards.
+   * The nodes a plan may change, or null if its preconditions do not hold: the node itself and,
+   * for a flush, its children (none internal and full). The neighbours a flushed node gives range
+   * to afterwards are taken only then, if free ({@link #shrink}).
    */
-  private static Set<Long> reservation(TreeShape shape, Node n, FlushPlan plan, boolean withNeighbours) {
+  private static Set<Long> reservation(TreeShape shape, Node n, FlushPlan plan) {
     Set<Long> ids = new HashSet<>();
     ids.add(n.id());
     if (plan.kind() == FlushPlan.Kind.FLUSH) {
@@ -198,16 +208,6 @@ final class NodeTree {
           return null;
         }
         ids.add(c.id());
-      }
-      if (withNeighbours) {
-        List<Node> level = shape.level(n.level());
-        int at = level.indexOf(n);
-        if (at > 0) {
-          ids.add(level.get(at - 1).id());
-        }
-        if (at + 1 < level.size()) {
-          ids.add(level.get(at + 1).id());
-        }
       }
     }
     return ids;
@@ -328,11 +328,11 @@ final class NodeTree {
    * Runs a flush, split, move or combine and commits it. For a memtable flush, {@code source} is
    * the memtable's summary and {@code logNumber} the oldest log still needed afterwards.
    */
-  void run(NodeJob job, Source source, Long logNumber, Io io) throws IOException {
+  boolean run(NodeJob job, Source source, Long logNumber, Io io) throws IOException {
     try {
       Version v = versions.pinCurrent();
       try {
-        runPinned(job, source, logNumber, io, v);
+        return runPinned(job, source, logNumber, io, v);
       } finally {
         v.unref();
       }
@@ -343,7 +343,7 @@ final class NodeTree {
     }
   }
 
-  private void runPinned(NodeJob job, Source memSource, Long logNumber, Io io, Version v) throws IOException {
+  private boolean runPinned(NodeJob job, Source memSource, Long logNumber, Io io, Version v) throws IOException {
     int level = job.level();
     NodeMeta node = job.node() == null ? null : find(v, level, job.node().id());
     Source src;
@@ -376,9 +376,7 @@ final class NodeTree {
     if (combine) {
       stats.nodeCombines.increment();
     }
-    if (plan.kind() == FlushPlan.Kind.FLUSH && node != null && !combine) {
-      shrink(job, level, node.id());
-    }
+    return plan.kind() == FlushPlan.Kind.FLUSH && node != null && !combine;
   }
 
   private InternalIterator open(NodeJob job, NodeMeta node) throws IOException {
@@ -536,13 +534,17 @@ final class NodeTree {
   }
 
   /**
-   * After a node's flush, moves its boundaries with its neighbours toward even child counts
-   * ({@link FlushPlanner#planShrink}); the emptied node shrinks, its neighbours grow. Metadata only.
+   * After a node's flush ({@link #run} returned true), moves its boundaries with its neighbours
+   * toward even child counts ({@link FlushPlanner#planShrink}): the emptied node shrinks, its
+   * neighbours grow. Metadata only; skipped if a node it would change is busy with another job.
+   * Called under the store's mutex, before the job's reservation is released.
    */
-  private void shrink(NodeJob job, int level, long id) throws IOException {
+  void shrink(NodeJob job, Set<Long> busy) throws IOException {
+    int level = job.level();
+    long id = job.node().id();
     Version v = versions.pinCurrent();
     try {
-      if (level >= v.depth()) {
+      if (level >= v.depth() || v.nodes(level).stream().noneMatch(n -> n.id() == id)) {
         return;
       }
       NodeMeta emptied = find(v, level, id);
@@ -554,7 +556,11 @@ final class NodeTree {
       }
       VersionEdit edit = new VersionEdit();
       for (Node c : changed) {
-        requireReserved(job, c.id());
+        if (!job.reserved().contains(c.id()) && busy.contains(c.id())) {
+          return;
+        }
+      }
+      for (Node c : changed) {
         NodeMeta old = find(v, level, c.id());
         edit.putNode(level, new NodeMeta(c.id(), space.key(c.lo()), space.key(c.hi()), old.file()));
       }

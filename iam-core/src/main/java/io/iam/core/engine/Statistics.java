@@ -38,6 +38,8 @@ public final class Statistics {
   final LongAdder nodeMoves = new LongAdder();
   final LongAdder nodeCombines = new LongAdder();
   final LongAdder levelsAdded = new LongAdder();
+  /** Node-tree background jobs started while another background job was running. */
+  final LongAdder parallelJobs = new LongAdder();
   private final LongAdder[] compactionRead;
   private final LongAdder[] compactionWritten;
   private final LongAdder[] movedBytes;
@@ -183,6 +185,7 @@ public final class Statistics {
     m.put("node.moves", nodeMoves.sum());
     m.put("node.combines", nodeCombines.sum());
     m.put("node.levels-added", levelsAdded.sum());
+    m.put("node.parallel-jobs", parallelJobs.sum());
     m.put("bloom.checked", bloomChecked.sum());
     m.put("bloom.useful", bloomUseful.sum());
     m.put("bloom.false-positive", bloomFalsePositive.sum());

@@ -1,0 +1,170 @@
+package io.iam.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.NodeMeta;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Behaviour specific to the node trees (LSA, IAM, LSM-merge) that the model tests do not pin down. */
+class NodeTreeTest {
+
+  private static OptionValues options(String tree, int threads, String memtable) {
+    Map<String, String> m = new HashMap<>();
+    m.put("tree", tree);
+    m.put("fanout", "4");
+    m.put("memtable-size", memtable);
+    m.put("block-cache-size", "256KiB");
+    m.put("background-threads", Integer.toString(threads));
+    return StoreOptions.parse(m);
+  }
+
+  private static byte[] key(long i) {
+    return String.format("user%019d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] value(SplittableRandom random) {
+    byte[] v = new byte[200];
+    random.nextBytes(v);
+    return v;
+  }
+
+  /** Everything a store holds, in key order, as key + value pairs. */
+  private static List<byte[][]> contents(IamStore store) throws Exception {
+    List<byte[][]> out = new ArrayList<>();
+    try (StoreIterator it = store.iterator()) {
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        out.add(new byte[][] {it.key(), it.value()});
+      }
+    }
+    return out;
+  }
+
+  private static void hashLoad(IamStore store, long seed, int records) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = 0; i < records; i++) {
+      store.put(key(random.nextLong(1_000_000_000L)), value(random));
+    }
+    store.flushAndSettle();
+  }
+
+  @ParameterizedTest(name = "tree={0}")
+  @ValueSource(strings = {"iam", "lsa"})
+  void fourThreadsWorkOnDisjointNodesInParallelAndKeepTheSameData(String tree, @TempDir Path dir) throws Exception {
+    List<byte[][]> single;
+    try (IamStore store = IamStore.open(dir.resolve("one"), options(tree, 1, "64KiB"))) {
+      hashLoad(store, 7, 6000);
+      single = contents(store);
+      assertEquals(0L, store.properties().get("node.parallel-jobs").longValue(), "one thread never overlaps jobs");
+    }
+    try (IamStore store = IamStore.open(dir.resolve("four"), options(tree, 4, "64KiB"))) {
+      hashLoad(store, 7, 6000);
+      assertTrue(store.properties().get("node.parallel-jobs").longValue() > 0, "jobs overlapped: " + store.properties());
+      List<byte[][]> parallel = contents(store);
+      assertEquals(single.size(), parallel.size());
+      for (int i = 0; i < single.size(); i++) {
+        assertArrayEquals(single.get(i)[0], parallel.get(i)[0], "key " + i);
+        assertArrayEquals(single.get(i)[1], parallel.get(i)[1], "value " + i);
+      }
+      assertTrue(store.verify() > 0);
+      assertTrue(store.depth() >= 3, "depth " + store.depth());
+    }
+  }
+
+  @ParameterizedTest(name = "tree={0}")
+  @ValueSource(strings = {"iam", "lsa", "lsm-merge"})
+  void aSequentialLoadWritesEachByteOnce(String tree, @TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(tree, 1, "64KiB"))) {
+      SplittableRandom random = new SplittableRandom(1);
+      for (int i = 0; i < 8000; i++) {
+        store.put(key(i), value(random));
+      }
+      store.flushAndSettle();
+      Map<String, Number> p = store.properties();
+      double wa = store.statistics().writeAmplification();
+      assertTrue(wa > 0.9 && wa < 1.1, "write amplification " + wa + "\n" + store.describe());
+      assertTrue(p.get("node.moves").longValue() > 10, "nodes moved down without rewrites: " + p.get("node.moves"));
+      assertEquals(0L, p.get("node.merges").longValue() + p.get("node.cuts").longValue());
+      assertTrue(store.depth() >= 2);
+    }
+  }
+
+  @Test
+  void lsaAppendsWhereIamMergesBelowItsMixedLevel(@TempDir Path dir) throws Exception {
+    Map<String, Number> lsa;
+    Map<String, Number> iam;
+    try (IamStore store = IamStore.open(dir.resolve("lsa"), options("lsa", 1, "64KiB"))) {
+      hashLoad(store, 3, 6000);
+      lsa = store.properties();
+    }
+    Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
+        "mixed-level", "2", "mixed-level-sequences", "2"));
+    try (IamStore store = IamStore.open(dir.resolve("iam"), StoreOptions.parse(m))) {
+      hashLoad(store, 3, 6000);
+      iam = store.properties();
+      assertEquals(2, iam.get("tree.mixed-level").intValue());
+      assertEquals(2, iam.get("tree.max-sequences").intValue());
+      int depth = store.depth();
+      List<List<NodeMeta>> nodes = store.nodes();
+      for (int level = 3; level < depth; level++) {
+        for (NodeMeta n : nodes.get(level)) {
+          assertTrue(n.sequences() <= 1, "a merging level holds one sequence per node: " + n);
+        }
+      }
+      for (NodeMeta n : nodes.get(2)) {
+        assertTrue(n.sequences() <= 2, "the mixed level holds at most k = 2 sequences per node: " + n);
+      }
+    }
+    assertEquals(0L, lsa.get("node.merges").longValue(), "LSA only appends (full leaves are cut, not merged)");
+    assertTrue(iam.get("node.merges").longValue() > 0);
+    assertTrue(iam.get("write-amplification").doubleValue() > lsa.get("write-amplification").doubleValue(),
+        "merges cost more than appends: iam " + iam.get("write-amplification") + " lsa " + lsa.get("write-amplification"));
+    assertTrue(lsa.get("level.2.mean-sequences").doubleValue() > 1.0, "LSA nodes hold several sequences");
+  }
+
+  @ParameterizedTest(name = "tree={0}")
+  @ValueSource(strings = {"iam", "lsa"})
+  void scansCountTheSequencesTheyRead(String tree, @TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(tree, 1, "64KiB"))) {
+      hashLoad(store, 5, 4000);
+      long before = store.statistics().scanSequences();
+      try (StoreIterator it = store.iterator()) {
+        it.seek(key(0));
+        assertTrue(it.valid());
+      }
+      assertEquals(1, store.statistics().scans());
+      long touched = store.statistics().scanSequences() - before;
+      assertTrue(touched >= store.depth() - 1, "a scan reads at least one sequence on most levels: " + touched);
+    }
+  }
+
+  @Test
+  void deletesVanishOnceMergedIntoTheLastLevel(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options("lsm-merge", 1, "64KiB"))) {
+      hashLoad(store, 9, 3000);
+      long entries = store.verify();
+      SplittableRandom random = new SplittableRandom(9);
+      for (int i = 0; i < 3000; i++) {
+        store.delete(key(random.nextLong(1_000_000_000L)));
+        random.nextBytes(new byte[200]); // keep the key sequence of hashLoad
+      }
+      hashLoad(store, 11, 6000); // push the tombstones down to the leaves
+      assertFalse(contents(store).isEmpty());
+      long left = store.verify();
+      assertTrue(left < entries + 6000 + 3000, "merges into the leaves dropped deleted records: " + left);
+    }
+  }
+}
