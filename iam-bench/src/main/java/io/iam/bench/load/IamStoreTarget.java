@@ -95,6 +95,7 @@ public final class IamStoreTarget implements LoadTarget {
     put(m, StoreOptions.LEVEL_SIZE_RATIO, config.levelSizeMultiplier());
     put(m, StoreOptions.L0_COMPACTION_TRIGGER, config.level0CompactionTrigger());
     put(m, StoreOptions.BACKGROUND_THREADS, config.backgroundThreads());
+    m.putAll(config.engineOptions());
     try {
       return StoreOptions.parse(m);
     } catch (InvalidOptionsException e) {

@@ -6,7 +6,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Iterator;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -37,8 +39,8 @@ import picocli.CommandLine.TypeConversionException;
           + " a settle; reports space amplification, disk bytes over live key plus value bytes, and write"
           + " amplification over the whole run), --reads (point reads of loaded keys, YCSB workload C"
           + " style; a miss fails the command) and --scans (range scans from loaded keys).",
-      "With --vs, runs the same load and phases with the same budgets on a second store afterwards and"
-          + " prints the ratios (--tree / --vs).",
+      "With --vs, runs the same load and phases with the same budgets on each listed store afterwards and"
+          + " prints the ratios (--tree / each --vs store).",
       ""
     })
 public final class LoadCommand implements Callable<Integer> {
@@ -135,10 +137,16 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "Keep the temporary data directory.")
   boolean keep;
 
-  @Option(names = "--vs", paramLabel = "NAME", completionCandidates = TreeNames.class,
-      description = "Afterwards run the same load on this store (${COMPLETION-CANDIDATES}) and print"
-          + " the ratios. Default: none.")
-  String vs;
+  @Option(names = "--vs", paramLabel = "NAME", split = ",", completionCandidates = TreeNames.class,
+      description = "Afterwards run the same load on each of these stores, comma-separated"
+          + " (${COMPLETION-CANDIDATES}), and print the ratios. Default: none.")
+  List<String> vs = new ArrayList<>();
+
+  @Option(names = {"-o", "--engine-option"}, paramLabel = "KEY=VALUE",
+      description = "An option of IAM's embedded engine (docs/engine.md), set on the leveled, iam, lsa"
+          + " and lsm-merge stores on top of the budgets above, e.g. -o mixed-level=3; repeatable. RocksDB"
+          + " ignores them.")
+  java.util.Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
 
   @Option(names = "--json",
       description = "Also print all results as one JSON object on the last line of stdout.")
@@ -150,7 +158,10 @@ public final class LoadCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     LoadTarget.Factory ours = target(tree);
-    LoadTarget.Factory peer = vs == null ? null : target(vs);
+    List<LoadTarget.Factory> peers = new ArrayList<>();
+    for (String name : vs) {
+      peers.add(target(name));
+    }
     LoadConfig config = config();
     Phases phases = phases();
     if (records < 1) {
@@ -163,13 +174,16 @@ public final class LoadCommand implements Callable<Integer> {
     boolean temporary = dir == null;
     Path base = temporary ? Files.createTempDirectory("iam-load-") : dir;
     Path oursDir = base.resolve(tree);
-    Path peerDir = vs == null ? null : base.resolve("vs-" + vs);
+    List<Path> peerDirs = new ArrayList<>();
+    for (String name : vs) {
+      peerDirs.add(base.resolve("vs-" + name));
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
       if (!temporary) {
         prepare(oursDir);
-        if (peerDir != null) {
+        for (Path peerDir : peerDirs) {
           prepare(peerDir);
         }
       }
@@ -177,15 +191,20 @@ public final class LoadCommand implements Callable<Integer> {
       RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, !noProgress);
       LoadReport.print(out, ourResult);
       out.flush();
-      RunResult peerResult = null;
-      if (peer != null) {
-        Files.createDirectories(peerDir);
-        peerResult = LoadRunner.run(peer, peerDir, config.withTree(vs), workload(), phases, !noProgress);
+      List<RunResult> peerResults = new ArrayList<>();
+      for (int i = 0; i < peers.size(); i++) {
+        Files.createDirectories(peerDirs.get(i));
+        RunResult peerResult = LoadRunner.run(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), workload(),
+            phases, !noProgress);
         LoadReport.print(out, peerResult);
+        peerResults.add(peerResult);
+        out.flush();
+      }
+      for (RunResult peerResult : peerResults) {
         LoadReport.printRatios(out, ourResult, peerResult);
       }
       if (json) {
-        out.println(LoadJson.of(ourResult, peerResult));
+        out.println(LoadJson.of(ourResult, peerResults));
       }
       out.flush();
       return 0;
@@ -242,7 +261,7 @@ public final class LoadCommand implements Callable<Integer> {
     }
     return new LoadConfig(tree, memtable, cache, bloomBits, files, base,
         LoadConfig.DEFAULT_LEVEL_SIZE_MULTIPLIER, LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, threads, sync,
-        Duration.ofSeconds(settleTimeoutSeconds));
+        Duration.ofSeconds(settleTimeoutSeconds), engineOptions);
   }
 
   private LoadTarget.Factory target(String name) {

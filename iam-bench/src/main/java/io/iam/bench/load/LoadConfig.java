@@ -1,6 +1,7 @@
 package io.iam.bench.load;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,6 +20,8 @@ import java.util.Objects;
  * @param backgroundThreads background threads for flushes and compactions
  * @param sync whether each put syncs the write-ahead log
  * @param settleTimeout how long {@link LoadTarget#settle()} may wait for background work
+ * @param engineOptions options of IAM's embedded engine ({@code StoreOptions}) set on top of the
+ *     budgets, e.g. {@code mixed-level=3}; other stores ignore them
  */
 public record LoadConfig(
     String tree,
@@ -31,7 +34,8 @@ public record LoadConfig(
     int level0CompactionTrigger,
     int backgroundThreads,
     boolean sync,
-    Duration settleTimeout) {
+    Duration settleTimeout,
+    Map<String, String> engineOptions) {
 
   public static final int DEFAULT_BLOOM_BITS_PER_KEY = 14;
   /** RocksDB's default. */
@@ -45,6 +49,7 @@ public record LoadConfig(
   public LoadConfig {
     Objects.requireNonNull(tree, "tree");
     Objects.requireNonNull(settleTimeout, "settleTimeout");
+    engineOptions = Map.copyOf(engineOptions);
     positive("memtableBytes", memtableBytes);
     positive("targetFileBytes", targetFileBytes);
     positive("levelBaseBytes", levelBaseBytes);
@@ -70,14 +75,14 @@ public record LoadConfig(
   public static LoadConfig defaults(String tree, long memtableBytes, long cacheBytes) {
     return new LoadConfig(tree, memtableBytes, cacheBytes, DEFAULT_BLOOM_BITS_PER_KEY, memtableBytes,
         DEFAULT_LEVEL_BASE_MEMTABLES * memtableBytes, DEFAULT_LEVEL_SIZE_MULTIPLIER,
-        DEFAULT_LEVEL0_COMPACTION_TRIGGER, 1, false, DEFAULT_SETTLE_TIMEOUT);
+        DEFAULT_LEVEL0_COMPACTION_TRIGGER, 1, false, DEFAULT_SETTLE_TIMEOUT, Map.of());
   }
 
   /** The same budgets under another tree name (for the peer of a {@code --vs} run). */
   public LoadConfig withTree(String otherTree) {
     return new LoadConfig(otherTree, memtableBytes, cacheBytes, bloomBitsPerKey, targetFileBytes,
         levelBaseBytes, levelSizeMultiplier, level0CompactionTrigger, backgroundThreads, sync,
-        settleTimeout);
+        settleTimeout, engineOptions);
   }
 
   private static void positive(String name, long value) {

@@ -1,5 +1,6 @@
 package io.iam.bench.load;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.iam.bench.util.Json;
 import java.util.Map;
@@ -22,17 +23,31 @@ final class LoadJson {
 
   private LoadJson() {}
 
-  static String of(RunResult ours, RunResult peer) {
+  /**
+   * Ours, then each peer under {@code vs.<name>}; {@code ratios} holds ours / the first peer and
+   * {@code ratiosVs.<name>} ours / each peer.
+   */
+  static String of(RunResult ours, List<RunResult> peers) {
     ObjectNode o = Json.object();
     fields(o, ours);
-    if (peer != null) {
-      fields(o.putObject("vs").putObject(peer.tree()), peer);
-      ObjectNode ratios = o.putObject("ratios");
-      for (LoadReport.Ratio r : LoadReport.Ratio.of(ours, peer)) {
-        Json.putFinite(ratios, r.json(), r.value());
+    for (int i = 0; i < peers.size(); i++) {
+      RunResult peer = peers.get(i);
+      if (i == 0) {
+        fields(o.putObject("vs").putObject(peer.tree()), peer);
+        ratios(o.putObject("ratios"), ours, peer);
+      } else {
+        fields(((ObjectNode) o.get("vs")).putObject(peer.tree()), peer);
       }
+      ratios((o.has("ratiosVs") ? (ObjectNode) o.get("ratiosVs") : o.putObject("ratiosVs")).putObject(peer.tree()),
+          ours, peer);
     }
     return Json.line(o);
+  }
+
+  private static void ratios(ObjectNode out, RunResult ours, RunResult peer) {
+    for (LoadReport.Ratio r : LoadReport.Ratio.of(ours, peer)) {
+      Json.putFinite(out, r.json(), r.value());
+    }
   }
 
   private static void fields(ObjectNode o, RunResult run) {

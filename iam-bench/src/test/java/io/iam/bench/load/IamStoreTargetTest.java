@@ -25,7 +25,7 @@ class IamStoreTargetTest {
   @Test
   void theTreeComesFromTheNameAndTheBudgetsFromTheConfig() {
     LoadConfig config = new LoadConfig(IamStoreTarget.LEVELED, 2 << 20, 24 << 20, 9, 3 << 20, 11 << 20, 8, 5, 3,
-        true, Duration.ofSeconds(30));
+        true, Duration.ofSeconds(30), java.util.Map.of());
 
     OptionValues o = IamStoreTarget.options(config);
 

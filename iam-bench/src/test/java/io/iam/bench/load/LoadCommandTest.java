@@ -95,6 +95,27 @@ class LoadCommandTest {
   }
 
   @Test
+  void severalVsStoresRunSideBySideAndEngineOptionsReachTheNodeTrees() throws Exception {
+    CliRun run = CliRun.of("load", "--tree", "lsa", "--vs", "leveled,iam", "--records", "3000",
+        "--memtable", "64KiB", "--cache", "1MiB", "-o", "fanout=4", "-o", "mixed-level=2", "--json", "--no-progress");
+
+    assertEquals(0, run.exitCode(), run.err());
+    JsonNode r = JSON.readTree(run.lastOutLine());
+    assertPeerAndRatios(r, "leveled");
+    JsonNode iam = r.get("vs").get("iam");
+    assertEquals(3000, iam.get("records").asLong());
+    assertEquals(2, iam.get("engine").get("tree.mixed-level").asInt(), "the -o option reached the store");
+    assertTrue(r.get("engine").get("tree.depth").asInt() >= 2, "fan-out 4 grows the tree: " + r.get("engine"));
+    assertEquals(r.get("writeAmplification").asDouble() / iam.get("writeAmplification").asDouble(),
+        r.get("ratiosVs").get("iam").get("writeAmplification").asDouble(), 1e-9);
+    assertTrue(run.out().contains("lsa / leveled: ") && run.out().contains("lsa / iam: "), run.out());
+
+    CliRun bad = CliRun.of("load", "--tree", "iam", "--records", "10", "-o", "bogus=1", "--no-progress");
+    assertTrue(bad.exitCode() != 0);
+    assertTrue(bad.err().contains("bogus"), bad.err());
+  }
+
+  @Test
   void temporaryDataIsDeletedUnlessKept() throws Exception {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     Set<Path> before = loadDirs(tmp);
@@ -267,7 +288,7 @@ class LoadCommandTest {
     assertTrue(out.contains(" over the whole run "), out);
     assertTrue(out.contains("  point reads          2,000 zipfian "), out);
     assertTrue(out.contains("  scans                300 x 20 entries, zipfian starts "), out);
-    assertTrue(out.contains("  engine (after scans)\n  level  nodes  sequences  mean-seq  max-seq\n"), out);
+    assertTrue(out.contains("  engine (after scans): ") && out.contains(" sequences per scan\n  level  nodes  sequences  mean-seq  max-seq\n"), out);
     assertTrue(out.contains("leveled / rocksdb: throughput ") && out.contains(", space amplification ")
         && out.contains(", read ops/s ") && out.contains(", scan ops/s "), out);
   }
@@ -360,8 +381,9 @@ class LoadCommandTest {
   private static JsonNode assertPeerAndRatios(JsonNode r, String name) {
     JsonNode peer = r.get("vs").get(name);
     Set<String> ours = fieldNames(r);
-    ours.removeAll(Set.of("vs", "ratios"));
+    ours.removeAll(Set.of("vs", "ratios", "ratiosVs"));
     assertEquals(ours, fieldNames(peer));
+    assertEquals(r.get("ratios"), r.get("ratiosVs").get(name), "ratios are those of the first --vs store");
     assertEquals(r.get("userBytes").asLong(), peer.get("userBytes").asLong(), "the same records");
     assertEquals(r.get("opsPerSecond").asDouble() / peer.get("opsPerSecond").asDouble(),
         r.get("ratios").get("opsPerSecond").asDouble(), 1e-9);

@@ -161,7 +161,7 @@ class PhasesTest {
     assertTrue(report.contains(", space amplification 1.00x, overwrite throughput "), report);
     assertTrue(report.contains(", read ops/s ") && report.contains(", scan ops/s "), report);
 
-    JsonNode json = new ObjectMapper().readTree(LoadJson.of(ours, peer));
+    JsonNode json = new ObjectMapper().readTree(LoadJson.of(ours, java.util.List.of(peer)));
     JsonNode scanEngine = json.get("scan").get("engine");
     assertEquals(2, scanEngine.get("tree.mixed-level").asInt());
     assertEquals(13 / 6.0, scanEngine.get("level.2.mean-sequences").asDouble(), 1e-12);

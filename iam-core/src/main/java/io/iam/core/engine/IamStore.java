@@ -81,6 +81,10 @@ public final class IamStore implements AutoCloseable {
   private final Statistics stats;
   private final ExecutorService background;
   private final ExecutorService flusher;
+  /** Deletes obsolete files off the mutex: unlinking them can take milliseconds each. */
+  private final ExecutorService purger;
+  private boolean purgeScheduled;
+  private boolean purgeAgain;
   private final RateLimiter rateLimiter;
   private final long memtableSize;
   private final int maxKey;
@@ -156,6 +160,11 @@ public final class IamStore implements AutoCloseable {
     });
     // Flushes get their own thread, as in RocksDB, so a long compaction never holds up the
     // memtable that writers are waiting on.
+    this.purger = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "iam-purge-" + dir.getFileName());
+      t.setDaemon(true);
+      return t;
+    });
     this.flusher = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "iam-flush-" + dir.getFileName());
       t.setDaemon(true);
@@ -1012,15 +1021,19 @@ public final class IamStore implements AutoCloseable {
     }
   }
 
+  /**
+   * A number for a new table file, registered as a pending output in the same step, so a purge
+   * that sees the number allocated also sees it pending.
+   */
   private long newOutputNumber() {
-    long n = versions.newFileNumber();
     mutex.lock();
     try {
+      long n = versions.newFileNumber();
       pendingOutputs.add(n);
+      return n;
     } finally {
       mutex.unlock();
     }
-    return n;
   }
 
   /** Whether no level below the output holds keys in the compaction's range. */
@@ -1037,34 +1050,84 @@ public final class IamStore implements AutoCloseable {
 
   // ---------------------------------------------------------------- files
 
-  private void deleteObsoleteFiles() throws IOException {
+  /**
+   * What may be deleted, decided under {@code mutex}: table files outside {@code live}, logs below
+   * the ones still needed, manifests other than the current one. Files numbered from {@code limit}
+   * on were created afterwards and are never touched.
+   */
+  private record Obsolete(Set<Long> live, long logNumber, long manifest, long oldestImmLog, long memLog, long limit) {}
+
+  private Obsolete obsoleteLocked() {
+    Set<Long> live = versions.liveFiles();
+    live.addAll(pendingOutputs);
+    long oldestImmLog = imms.isEmpty() ? Long.MAX_VALUE : imms.peekFirst().logNumber();
+    return new Obsolete(live, versions.logNumber(), versions.manifestNumber(), oldestImmLog, memLogNumber,
+        versions.peekNextFileNumber());
+  }
+
+  /** Deletes obsolete files now (at open). */
+  private void deleteObsoleteFiles() {
+    Obsolete o;
     mutex.lock();
     try {
-      deleteObsoleteFilesLocked();
+      o = obsoleteLocked();
     } finally {
       mutex.unlock();
+    }
+    purge(o);
+  }
+
+  /** Has obsolete files deleted in the background, soon. Called holding {@code mutex}. */
+  private void deleteObsoleteFilesLocked() {
+    if (closing) {
+      return;
+    }
+    if (purgeScheduled) {
+      purgeAgain = true;
+      return;
+    }
+    purgeScheduled = true;
+    purger.execute(this::purgeInBackground);
+  }
+
+  private void purgeInBackground() {
+    while (true) {
+      Obsolete o;
+      mutex.lock();
+      try {
+        purgeAgain = false;
+        o = obsoleteLocked();
+      } finally {
+        mutex.unlock();
+      }
+      purge(o);
+      mutex.lock();
+      try {
+        if (!purgeAgain || closing) {
+          purgeScheduled = false;
+          backgroundDone.signalAll();
+          return;
+        }
+      } finally {
+        mutex.unlock();
+      }
     }
   }
 
   /** Deletes table files no version needs, logs already flushed, and old manifests. */
-  private void deleteObsoleteFilesLocked() {
-    Set<Long> live = versions.liveFiles();
-    live.addAll(pendingOutputs);
-    long logNumber = versions.logNumber();
-    long manifest = versions.manifestNumber();
-    long oldestImmLog = imms.isEmpty() ? Long.MAX_VALUE : imms.peekFirst().logNumber();
+  private void purge(Obsolete o) {
     try {
       for (Path p : fs.list(dir)) {
         OptionalLong table = StoreFiles.tableNumber(p);
         OptionalLong log = StoreFiles.logNumber(p);
         OptionalLong man = StoreFiles.manifestNumber(p);
-        if (table.isPresent() && !live.contains(table.getAsLong())) {
+        if (table.isPresent() && table.getAsLong() < o.limit() && !o.live().contains(table.getAsLong())) {
           tables.evict(table.getAsLong());
           fs.delete(p);
-        } else if (log.isPresent() && log.getAsLong() < logNumber && log.getAsLong() < oldestImmLog
-            && log.getAsLong() != memLogNumber) {
+        } else if (log.isPresent() && log.getAsLong() < o.limit() && log.getAsLong() < o.logNumber()
+            && log.getAsLong() < o.oldestImmLog() && log.getAsLong() != o.memLog()) {
           fs.delete(p);
-        } else if (man.isPresent() && man.getAsLong() != manifest) {
+        } else if (man.isPresent() && man.getAsLong() < o.limit() && man.getAsLong() != o.manifest()) {
           fs.delete(p);
         }
       }
@@ -1115,7 +1178,7 @@ public final class IamStore implements AutoCloseable {
       while (true) {
         ensureOpen();
         maybeScheduleWork();
-        boolean pending = !imms.isEmpty() || flushScheduled || compactionsRunning > 0
+        boolean pending = !imms.isEmpty() || flushScheduled || compactionsRunning > 0 || purgeScheduled
             || (nodeTree != null
                 ? nodeTree.pick(versions.current(), busyNodes, true) != null
                 : picker.pick(versions.current(), busyFiles, cursors) != null);
@@ -1252,8 +1315,10 @@ public final class IamStore implements AutoCloseable {
     }
     background.shutdown();
     flusher.shutdown();
+    purger.shutdown();
     try {
-      if (!background.awaitTermination(60, TimeUnit.SECONDS) || !flusher.awaitTermination(60, TimeUnit.SECONDS)) {
+      if (!background.awaitTermination(60, TimeUnit.SECONDS) || !flusher.awaitTermination(60, TimeUnit.SECONDS)
+          || !purger.awaitTermination(60, TimeUnit.SECONDS)) {
         LOG.log(Level.WARNING, "background work did not stop within 60 s");
       }
     } catch (InterruptedException e) {

@@ -135,9 +135,10 @@ public final class LocalFs implements Fs {
       return ch.size();
     }
 
+    /** fdatasync: the data and the metadata needed to read it back (length, allocation), as LevelDB does. */
     @Override
     public void sync() throws IOException {
-      ch.force(true);
+      ch.force(false);
     }
 
     @Override

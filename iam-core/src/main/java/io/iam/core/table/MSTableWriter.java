@@ -77,8 +77,9 @@ public final class MSTableWriter implements Closeable {
     long fo = capacityBytes - Footer.SIZE;
     Footer empty = Footer.empty(fo);
     try {
+      // Not synced: the file is of no use until its first sequence commits, and that commit syncs
+      // the data before it rewrites this footer. A crash before then leaves a file no one refers to.
       f.write(fo, ByteBuffer.wrap(empty.encode()));
-      f.sync();
     } catch (IOException | RuntimeException e) {
       closeQuietly(f, e);
       throw e;

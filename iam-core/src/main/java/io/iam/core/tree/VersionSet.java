@@ -250,6 +250,11 @@ public final class VersionSet implements Closeable {
     }
   }
 
+  /** The number the next {@link #newFileNumber()} would return; every file numbered below exists or existed. */
+  public synchronized long peekNextFileNumber() {
+    return nextFileNumber;
+  }
+
   public synchronized long newFileNumber() {
     return nextFileNumber++;
   }
