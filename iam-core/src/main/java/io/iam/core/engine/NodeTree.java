@@ -138,19 +138,26 @@ final class NodeTree {
   // ---------------------------------------------------------------- choosing work (metadata only)
 
   /**
-   * The next background job, or null: the deepest full internal node whose nodes are free (its
-   * internal children not full), else a new level once the leaf level is full (only when {@code
-   * idle}: nothing else running), else a combine on a level with too many nodes.
+   * The next background job, or null. First a full internal node, top levels first and the
+   * fullest first, since level 1 is what memtable flushes wait for; a node whose internal
+   * children are full cannot flush yet (§4.2.1), so the fullest of those children goes first,
+   * and so on down. Else a new level once the leaf level is full (only when {@code idle}: nothing
+   * else running), else a combine on a level with too many nodes.
    */
   NodeJob pick(Version v, Set<Long> busy, boolean idle) {
     TreeShape shape = RankSpace.of(v, List.of()).shape(v, fanout, capacity);
-    for (int i = shape.depth() - 1; i >= 1; i--) {
+    for (int i = 1; i < shape.depth(); i++) {
+      List<Node> full = new ArrayList<>();
       for (Node n : shape.level(i)) {
         if (n.bytes() >= capacity) {
-          Set<Long> reserved = reservation(shape, n, FlushPlanner.plan(shape, n, Mode.lsa()));
-          if (reserved != null && disjoint(reserved, busy)) {
-            return new NodeJob(NodeJob.Kind.FLUSH_NODE, i, find(v, i, n.id()), null, reserved);
-          }
+          full.add(n);
+        }
+      }
+      full.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
+      for (Node n : full) {
+        NodeJob job = unblocking(v, shape, n, busy);
+        if (job != null) {
+          return job;
         }
       }
     }
@@ -163,6 +170,35 @@ final class NodeTree {
       Set<Long> reserved = reservation(shape, n, FlushPlanner.planCombine(shape, n, Mode.lsa()));
       if (reserved != null && disjoint(reserved, busy)) {
         return new NodeJob(NodeJob.Kind.COMBINE, n.level(), find(v, n.level(), n.id()), null, reserved);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A job that flushes full node {@code n}, or, if a full internal child blocks it, the job that
+   * unblocks that child (the fullest first); null if everything on the way is busy.
+   */
+  private NodeJob unblocking(Version v, TreeShape shape, Node n, Set<Long> busy) {
+    if (busy.contains(n.id())) {
+      return null;
+    }
+    FlushPlan plan = FlushPlanner.plan(shape, n, Mode.lsa());
+    Set<Long> reserved = reservation(shape, n, plan);
+    if (reserved != null) {
+      return disjoint(reserved, busy) ? new NodeJob(NodeJob.Kind.FLUSH_NODE, n.level(), find(v, n.level(), n.id()), null, reserved) : null;
+    }
+    List<Node> blockers = new ArrayList<>();
+    for (Node c : shape.children(n)) {
+      if (c.bytes() >= capacity) {
+        blockers.add(c);
+      }
+    }
+    blockers.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
+    for (Node c : blockers) {
+      NodeJob job = unblocking(v, shape, c, busy);
+      if (job != null) {
+        return job;
       }
     }
     return null;
