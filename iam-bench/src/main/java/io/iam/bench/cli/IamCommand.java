@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
       ""
     },
     subcommands = {SimulateCommand.class, SimulateTreeCommand.class, PoliciesCommand.class, LoadCommand.class,
+      DrawTreeCommand.class,
       CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 

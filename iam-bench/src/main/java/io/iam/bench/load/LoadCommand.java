@@ -1,5 +1,6 @@
 package io.iam.bench.load;
 
+import io.iam.bench.util.Dirs;
 import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Iterator;
 import java.util.concurrent.Callable;
@@ -210,7 +210,7 @@ public final class LoadCommand implements Callable<Integer> {
       return 0;
     } finally {
       if (temporary && !keep) {
-        deleteTree(base);
+        Dirs.deleteTree(base);
       } else if (temporary) {
         err.println("iam load: data kept in " + base);
         err.flush();
@@ -278,17 +278,6 @@ public final class LoadCommand implements Callable<Integer> {
         if (entries.findAny().isPresent()) {
           throw usage("--dir: " + storeDir + " is not empty; give a new directory");
         }
-      }
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
       }
     }
   }
