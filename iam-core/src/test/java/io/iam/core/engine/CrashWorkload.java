@@ -4,9 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * The child process of {@link CrashRecoveryTest}: writes synced batches of three keys each,
- * numbered from {@code args[1]}, and prints each batch number once it is acknowledged, until it
- * is killed. Small memtables keep flushes and compactions running all the time.
+ * The child process of {@link CrashRecoveryTest}: opens the store in {@code args[0]} with the tree
+ * {@code args[2]}, writes synced batches of three keys each, numbered from {@code args[1]}, and
+ * prints each batch number once it is acknowledged, until it is killed. Small memtables keep
+ * flushes and compactions (node flushes, appends, merges) running all the time.
  */
 public final class CrashWorkload {
 
@@ -15,7 +16,8 @@ public final class CrashWorkload {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     long first = Long.parseLong(args[1]);
-    try (IamStore store = IamStore.open(dir, StoreModelTest.smallOptions(2))) {
+    String tree = args[2];
+    try (IamStore store = IamStore.open(dir, StoreModelTest.smallOptions(tree, 2))) {
       System.out.println("open");
       System.out.flush();
       for (long i = first; ; i++) {

@@ -1,21 +1,35 @@
 package io.iam.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.fs.FaultInjectingFs;
 import io.iam.core.fs.LocalFs;
 import io.iam.core.key.BytewiseComparator;
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.StoreFiles;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Failed table writes and syncs make flushes and compactions fail; the store stays readable and
- * consistent meanwhile, and retries the work once the file system heals.
+ * Failed table writes and syncs make flushes and compactions (node flushes, appends and merges in
+ * a node tree) fail; the store stays readable and consistent meanwhile, and retries the work once
+ * the file system heals. Runs on every tree.
  */
 class FaultInjectionTest {
 
@@ -23,47 +37,199 @@ class FaultInjectionTest {
     return String.format("key%06d", i).getBytes(StandardCharsets.UTF_8);
   }
 
-  @Test
+  private static boolean tableWrite(FaultInjectingFs.Op op, Path path) {
+    return path.getFileName().toString().endsWith(".mst")
+        && (op == FaultInjectingFs.Op.WRITE || op == FaultInjectingFs.Op.SYNC);
+  }
+
+  @ParameterizedTest(name = "tree={0}")
+  @MethodSource(StoreModelTest.ALL_TREES)
   @Timeout(120)
-  void failedFlushesAndCompactionsAreRetriedWithoutLosingData(@TempDir Path dir) throws Exception {
-    FaultInjectingFs fs = new FaultInjectingFs(LocalFs.INSTANCE);
-    TreeMap<byte[], byte[]> model = new TreeMap<>(java.util.Arrays::compareUnsigned);
-    try (IamStore store = IamStore.open(fs, dir, StoreModelTest.smallOptions(1), BytewiseComparator.INSTANCE)) {
+  void failedFlushesAndCompactionsAreRetriedWithoutLosingData(String tree, @TempDir Path dir) throws Exception {
+    Case c = new Case(tree);
+    try (IamStore store = c.open(dir)) {
       for (int i = 0; i < 2000; i++) {
         byte[] v = ("v" + i).repeat(20).getBytes(StandardCharsets.UTF_8);
         store.put(k(i), v);
-        model.put(k(i), v);
+        c.model().put(k(i), v);
       }
       store.flushAndSettle(); // start from an empty memtable and no pending flush
-      // From now on every table write or sync fails: flushes and compactions cannot finish.
-      fs.failWhen((op, path) -> path.getFileName().toString().endsWith(".mst")
-          && (op == FaultInjectingFs.Op.WRITE || op == FaultInjectingFs.Op.SYNC));
+      // From now on every table write or sync fails: flushes and compactions cannot finish (a node
+      // tree can neither append to its node files nor write new ones).
+      c.fs().failWhen(FaultInjectionTest::tableWrite);
       // About 181 bytes per entry, 362 per 64 KiB memtable: 450 entries fill the memtable once (a
       // flush is attempted and fails) but not the two immutables allowed, so the writer never stalls.
       for (int i = 2000; i < 2450; i++) {
         byte[] v = ("w" + i).repeat(20).getBytes(StandardCharsets.UTF_8);
         store.put(k(i), v);
-        model.put(k(i), v);
+        c.model().put(k(i), v);
       }
       long deadline = System.nanoTime() + 10_000_000_000L;
       while (store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum() == 0
           && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
-      assertTrue(fs.injected() > 0, "no fault was injected");
+      assertTrue(c.fs().injected() > 0, "no fault was injected");
       assertTrue(store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum() > 0,
           "background work did not notice the faults");
       // Readable and consistent while background work keeps failing.
-      for (var e : model.entrySet()) {
+      for (var e : c.model().entrySet()) {
         assertArrayEquals(e.getValue(), store.get(e.getKey()));
       }
-      fs.heal();
+      c.fs().heal();
       store.flushAndSettle();
-      StoreModelTest.fullCheck(store, model, "after healing");
+      StoreModelTest.fullCheck(store, c.model(), c.at() + " after healing");
       assertTrue(store.verify() > 0);
+      assertNoOrphanTables(store, c.fs(), dir, c.at());
     }
-    try (IamStore store = IamStore.open(dir, StoreModelTest.smallOptions(1))) {
-      StoreModelTest.fullCheck(store, model, "after reopening");
+    c.assertReopenedStoreHoldsTheModel(dir);
+  }
+
+  /**
+   * Fails a seeded random 3% of table writes and syncs, up to {@code budget} faults, then none: the
+   * faults land in the middle of memtable flushes, appends to node files, merges into new ones and
+   * splits, whichever run then.
+   */
+  private static final class IntermittentFaults implements BiPredicate<FaultInjectingFs.Op, Path> {
+    private final SplittableRandom random = new SplittableRandom(11);
+    private int budget;
+
+    IntermittentFaults(int budget) {
+      this.budget = budget;
+    }
+
+    @Override
+    public synchronized boolean test(FaultInjectingFs.Op op, Path path) {
+      if (budget > 0 && tableWrite(op, path) && random.nextInt(100) < 3) {
+        budget--;
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /**
+   * A node tree loaded while table writes fail now and then: node flushes fail part-way and are
+   * retried, writers wait at worst, and once the faults stop every write is there, the tree
+   * verifies, no failed output is left behind, and a reopened store reads the same.
+   */
+  @ParameterizedTest(name = "tree={0}")
+  @MethodSource(StoreModelTest.NODE_TREES)
+  @Timeout(120)
+  void nodeFlushesFailingNowAndThenLoseNothing(String tree, @TempDir Path dir) throws Exception {
+    Case c = new Case(tree);
+    SplittableRandom random = new SplittableRandom(5);
+    int budget = 12;
+    try (IamStore store = c.open(dir)) {
+      c.fs().failWhen(new IntermittentFaults(budget));
+      for (int i = 0; i < 4000; i++) {
+        int key = random.nextInt(1500);
+        TestStores.put(store, c.model(), k(key), "v" + i);
+      }
+      store.flushAndSettle();
+      // Seeded: the 12th fault falls on the 482nd table write or sync; the load makes about 700.
+      assertEquals(budget, c.fs().injected(), c.at() + ": the faults did not all land");
+      long failures = store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum();
+      assertTrue(failures > 0, c.at() + ": no flush or node job failed");
+      StoreModelTest.fullCheck(store, c.model(), c.at() + " after the faults");
+      assertTrue(store.verify() > 0, c.at());
+      assertTrue(store.depth() >= 2, c.at() + ": the load never flushed nodes into a second level");
+      assertNoOrphanTables(store, c.fs(), dir, c.at());
+    }
+    c.assertReopenedStoreHoldsTheModel(dir);
+  }
+
+  /** One case: its tree's small options, a fault-injecting file system and the model of what was written. */
+  private record Case(String at, OptionValues options, FaultInjectingFs fs, TreeMap<byte[], byte[]> model) {
+    Case(String tree) {
+      this("tree=" + tree, StoreModelTest.smallOptions(tree, 1), new FaultInjectingFs(LocalFs.INSTANCE),
+          new TreeMap<>(java.util.Arrays::compareUnsigned));
+    }
+
+    IamStore open(Path dir) throws IOException {
+      return IamStore.open(fs, dir, options, BytewiseComparator.INSTANCE);
+    }
+
+    /** Reopens the store on the local file system: it must hold the model and verify. */
+    void assertReopenedStoreHoldsTheModel(Path dir) throws Exception {
+      try (IamStore store = IamStore.open(dir, options)) {
+        StoreModelTest.fullCheck(store, model, at + " after reopening");
+        assertTrue(store.verify() > 0, at);
+      }
+    }
+  }
+
+  /** Every table file in the directory is live: failed flushes and compactions left nothing behind. */
+  private static void assertNoOrphanTables(IamStore store, FaultInjectingFs fs, Path dir, String at) throws IOException {
+    TreeSet<Long> live = new TreeSet<>();
+    store.levels().forEach(level -> level.stream().map(FileMeta::fileNumber).forEach(live::add));
+    TreeSet<Long> onDisk = new TreeSet<>();
+    for (Path p : fs.list(dir)) {
+      OptionalLong n = StoreFiles.tableNumber(p);
+      n.ifPresent(onDisk::add);
+    }
+    assertEquals(live, onDisk, at + ": table files on disk that no version holds");
+  }
+
+  /**
+   * Writes 100 keys to the memtable, makes the first manifest {@code op} fail, and flushes on a
+   * thread of its own until it did; returns that thread.
+   */
+  private static Thread flushWithAManifestFault(IamStore store, Case c, FaultInjectingFs.Op op) throws Exception {
+    for (int i = 0; i < 100; i++) {
+      TestStores.put(store, c.model(), k(i), "v" + i);
+    }
+    AtomicInteger left = new AtomicInteger(1);
+    c.fs().failWhen((o, path) -> o == op && path.getFileName().toString().startsWith("MANIFEST-") && left.getAndDecrement() > 0);
+    Thread settle = TestStores.settleInBackground(store);
+    assertTrue(TestStores.await(() -> c.fs().injected() > 0, 10), c.at() + ": no manifest " + op + " failed");
+    return settle;
+  }
+
+  /**
+   * The first flush of an empty store writes new table files; its manifest record is written but
+   * the manifest's sync fails once. The record may be durable (here it is: only the sync failed),
+   * so the files it names must survive; after a reopen every write must read back.
+   */
+  @ParameterizedTest(name = "tree={0}")
+  @MethodSource(StoreModelTest.ALL_TREES)
+  @Timeout(60)
+  @Disabled("bug: VersionSet.logAndApply leaves a record whose manifest sync failed in the manifest, and the failed "
+      + "flush or compaction then deletes the files it names (IamStore.flushInBackground: tables.discard; "
+      + "runNodeJob/flushNodeTreeInBackground/compactInBackground: outputs.forEach(tables::discard)); the reopened "
+      + "store replays the record and fails with NoSuchFileException for the deleted table, and the log holding the "
+      + "same data is skipped because the record advanced the log number")
+  void aManifestSyncFailureDoesNotLoseTheFilesItsRecordNames(String tree, @TempDir Path dir) throws Exception {
+    Case c = new Case(tree);
+    try (IamStore store = c.open(dir)) {
+      flushWithAManifestFault(store, c, FaultInjectingFs.Op.SYNC);
+    }
+    c.assertReopenedStoreHoldsTheModel(dir);
+  }
+
+  /**
+   * One manifest write fails, then the file system heals: like a failed table write, the failed
+   * flush must be retried and succeed, so the store settles and takes writes again without a
+   * reopen.
+   */
+  @ParameterizedTest(name = "tree={0}")
+  @MethodSource(StoreModelTest.ALL_TREES)
+  @Timeout(60)
+  @Disabled("bug: after one failed manifest write or sync, VersionSet keeps its failed LogWriter (\"failed earlier and "
+      + "accepts no more writes\") and never starts a new manifest, so every later flush and compaction fails and "
+      + "is retried forever, flushAndSettle never returns and writers stall for good once the immutable memtables are "
+      + "full, until the store is reopened")
+  void flushesResumeAfterATransientManifestFault(String tree, @TempDir Path dir) throws Exception {
+    Case c = new Case(tree);
+    try (IamStore store = c.open(dir)) {
+      Thread settle = flushWithAManifestFault(store, c, FaultInjectingFs.Op.WRITE);
+      settle.join(10_000);
+      assertFalse(settle.isAlive(), c.at() + ": the store did not settle within 10 s of one failed manifest write");
+      for (int i = 0; i < 1500; i++) {
+        TestStores.put(store, c.model(), k(i), "w" + i); // several memtables: stalls for good if flushes cannot commit
+      }
+      store.flushAndSettle();
+      StoreModelTest.fullCheck(store, c.model(), c.at() + " after the fault");
     }
   }
 }

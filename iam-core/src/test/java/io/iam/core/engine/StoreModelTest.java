@@ -40,6 +40,42 @@ class StoreModelTest {
   /** Every tree the engine has; each model, crash, corruption and fault test runs on each. */
   static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge");
 
+  /** {@code @MethodSource} of every tree, for the other engine tests: {@link #trees()}. */
+  static final String ALL_TREES = "io.iam.core.engine.StoreModelTest#trees";
+
+  /**
+   * {@code @MethodSource} of the trees whose flushes append sequences to existing node files
+   * (iam and lsa; lsm-merge always merges into a new file): {@link #appendingTrees()}.
+   */
+  static final String APPENDING_TREES = "io.iam.core.engine.StoreModelTest#appendingTrees";
+
+  /** {@code @MethodSource} of the node trees (every tree but leveled): {@link #nodeTrees()}. */
+  static final String NODE_TREES = "io.iam.core.engine.StoreModelTest#nodeTrees";
+
+  static Stream<String> trees() {
+    return TREES.stream();
+  }
+
+  static Stream<String> nodeTrees() {
+    return TREES.stream().filter(t -> !t.equals("leveled"));
+  }
+
+  static Stream<String> appendingTrees() {
+    return Stream.of("iam", "lsa");
+  }
+
+  /** The default options (memtables large enough that nothing flushes unless asked) on {@code tree}. */
+  static OptionValues defaultOptions(String tree) {
+    return with(StoreOptions.defaults(), Map.of("tree", tree));
+  }
+
+  /** {@code base} with the options in {@code changes} replaced. */
+  static OptionValues with(OptionValues base, Map<String, String> changes) {
+    Map<String, String> all = new java.util.HashMap<>(base.asStrings());
+    all.putAll(changes);
+    return StoreOptions.parse(all);
+  }
+
   static OptionValues smallOptions(int threads) {
     return smallOptions("leveled", threads);
   }
@@ -65,10 +101,6 @@ class StoreModelTest {
 
   static Stream<Arguments> treesAndSeeds() {
     return TREES.stream().flatMap(tree -> Stream.of(1L, 2L, 3L).map(seed -> Arguments.of(tree, seed)));
-  }
-
-  static Stream<String> trees() {
-    return TREES.stream();
   }
 
   @ParameterizedTest(name = "tree={0}, seed {1}")
