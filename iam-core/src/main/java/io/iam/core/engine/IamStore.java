@@ -256,6 +256,7 @@ public final class IamStore implements AutoCloseable {
     }
     logs.sort(null);
     long maxSequence = versions.lastSequence();
+    long flushed = versions.flushedSequence();
     MemTable table = new MemTable(cmp);
     long tableLog = -1;
     List<Immutable> recovered = new ArrayList<>();
@@ -269,6 +270,13 @@ public final class IamStore implements AutoCloseable {
           long first;
           try {
             first = WriteBatch.sequence(record);
+            if (first <= flushed) {
+              // Already in table files: a node tree keeps a log until its last memtable is
+              // flushed, so a log can hold memtables flushed before the crash. A batch never
+              // spans two memtables, so its first number decides.
+              maxSequence = Math.max(maxSequence, first);
+              continue;
+            }
             long[] seq = {first};
             MemTable target = table;
             WriteBatch.replay(record, new WriteBatch.Handler() {
@@ -543,13 +551,21 @@ public final class IamStore implements AutoCloseable {
         }
         stats.stallNanos.add(System.nanoTime() - start);
       } else {
-        long number = versions.newFileNumber();
-        imms.addLast(new Immutable(mem, memLogNumber));
-        openLog(number);
-        mem = new MemTable(cmp);
+        switchMemtable();
         maybeScheduleWork();
       }
     }
+  }
+
+  /**
+   * Freezes the memtable and starts a new one with a new log. The new log is opened first: if that
+   * fails, nothing has changed. Called holding {@code mutex}.
+   */
+  private void switchMemtable() throws IOException {
+    long frozenLog = memLogNumber;
+    openLog(versions.newFileNumber());
+    imms.addLast(new Immutable(mem, frozenLog));
+    mem = new MemTable(cmp);
   }
 
   // ---------------------------------------------------------------- reads
@@ -796,7 +812,7 @@ public final class IamStore implements AutoCloseable {
         if (failure != null && !closing) {
           stats.compactionFailures.increment();
           LOG.log(Level.WARNING, "node-tree " + job.kind() + " failed; will retry: " + failure.getMessage(), failure);
-          outputs.forEach(tables::discard);
+          discard(outputs);
           backoff();
         }
         deleteObsoleteFilesLocked();
@@ -874,7 +890,7 @@ public final class IamStore implements AutoCloseable {
       } else {
         stats.flushFailures.increment();
         LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
-        outputs.forEach(tables::discard);
+        discard(outputs);
         backoff();
       }
       flushScheduled = false;
@@ -926,7 +942,7 @@ public final class IamStore implements AutoCloseable {
       } else {
         stats.flushFailures.increment();
         LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
-        tables.discard(fileNumber);
+        discard(List.of(fileNumber));
         backoff();
       }
       flushScheduled = false;
@@ -1009,7 +1025,7 @@ public final class IamStore implements AutoCloseable {
         } else if (!closing) {
           stats.compactionFailures.increment();
           LOG.log(Level.WARNING, "compaction failed; will retry: " + failure.getMessage(), failure);
-          outputs.forEach(tables::discard);
+          discard(outputs);
           backoff();
         }
         deleteObsoleteFilesLocked();
@@ -1018,6 +1034,16 @@ public final class IamStore implements AutoCloseable {
       } finally {
         mutex.unlock();
       }
+    }
+  }
+
+  /**
+   * Deletes the files a failed flush or compaction wrote, unless a failed manifest write may have
+   * recorded them: then they stay until a new manifest is written, and the purge removes them.
+   */
+  private void discard(List<Long> outputs) {
+    if (!versions.manifestUncertain()) {
+      outputs.forEach(tables::discard);
     }
   }
 
@@ -1116,6 +1142,9 @@ public final class IamStore implements AutoCloseable {
 
   /** Deletes table files no version needs, logs already flushed, and old manifests. */
   private void purge(Obsolete o) {
+    if (versions.manifestUncertain()) {
+      return; // a record that may be on disk could name any of them; wait for a new manifest
+    }
     try {
       for (Path p : fs.list(dir)) {
         OptionalLong table = StoreFiles.tableNumber(p);
@@ -1165,9 +1194,7 @@ public final class IamStore implements AutoCloseable {
       }
       try {
         if (!mem.isEmpty()) {
-          imms.addLast(new Immutable(mem, memLogNumber));
-          openLog(versions.newFileNumber());
-          mem = new MemTable(cmp);
+          switchMemtable();
         }
       } finally {
         writers.pollFirst();

@@ -403,6 +403,9 @@ final class NodeTree {
     if (logNumber != null) {
       edit.logNumber(logNumber);
     }
+    if (job.memtable() != null) {
+      edit.flushedSequence(job.memtable().largestSequence());
+    }
     switch (plan.kind()) {
       case MOVE -> move(node, level, src, job, io, edit);
       case SPLIT -> split(node, level, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), io, edit);

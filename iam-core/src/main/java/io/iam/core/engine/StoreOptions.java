@@ -18,7 +18,7 @@ public final class StoreOptions {
 
   public static final Option<TreeKind> TREE =
       Option.builder("tree", OptionType.enumOf(TreeKind.class))
-          .defaultValue(TreeKind.LEVELED).bounds(TreeKind.LEVELED, TreeKind.LSM_MERGE)
+          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.LSM_MERGE)
           .doc("the tree the store keeps its files in: leveled, iam, lsa or lsm-merge; fixed when the store is created").build();
 
   public static final Option<Integer> FANOUT =
@@ -43,7 +43,7 @@ public final class StoreOptions {
 
   public static final Option<Long> MEMTABLE_SIZE =
       Option.builder("memtable-size", OptionType.SIZE)
-          .defaultValue(64L << 20).bounds(64L << 10, 16L << 30)
+          .defaultValue(128L << 20).bounds(64L << 10, 16L << 30)
           .doc("a memtable this large becomes immutable and is flushed in the background; in node trees also C_t, the size at which a node is full").build();
 
   public static final Option<Integer> MAX_IMMUTABLE_MEMTABLES =

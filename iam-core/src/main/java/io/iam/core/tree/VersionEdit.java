@@ -34,6 +34,7 @@ public final class VersionEdit {
   private static final int TAG_DEPTH = 8;
   private static final int TAG_PUT_NODE = 9;
   private static final int TAG_REMOVE_NODE = 10;
+  private static final int TAG_FLUSHED_SEQUENCE = 11;
 
   private String comparatorName;
   private Long logNumber;
@@ -43,6 +44,7 @@ public final class VersionEdit {
   private final List<LevelFile> added = new ArrayList<>();
   private String treeName;
   private Integer depth;
+  private Long flushedSequence;
   private final List<NodeRemoval> removedNodes = new ArrayList<>();
   private final List<LevelNode> putNodes = new ArrayList<>();
 
@@ -87,6 +89,19 @@ public final class VersionEdit {
   public VersionEdit depth(int n) {
     this.depth = n;
     return this;
+  }
+
+  /**
+   * Every write numbered up to {@code s} is in table files: recovery skips log records at or
+   * below it (a log can hold several memtables when it is replayed after a crash).
+   */
+  public VersionEdit flushedSequence(long s) {
+    this.flushedSequence = s;
+    return this;
+  }
+
+  public Long flushedSequence() {
+    return flushedSequence;
   }
 
   /** Places {@code node} on {@code level}, replacing the node with its id there, if any. */
@@ -174,6 +189,9 @@ public final class VersionEdit {
     if (depth != null) {
       out.varint(TAG_DEPTH).varint(depth);
     }
+    if (flushedSequence != null) {
+      out.varint(TAG_FLUSHED_SEQUENCE).varint(flushedSequence);
+    }
     for (NodeRemoval r : removedNodes) {
       out.varint(TAG_REMOVE_NODE).varint(r.level()).varint(r.id());
     }
@@ -211,6 +229,7 @@ public final class VersionEdit {
         }
         case TAG_TREE -> e.treeName = new String(bytes(record, pos, limit), java.nio.charset.StandardCharsets.UTF_8);
         case TAG_DEPTH -> e.depth = (int) Coding.getVarint(record, pos, limit);
+        case TAG_FLUSHED_SEQUENCE -> e.flushedSequence = Coding.getVarint(record, pos, limit);
         case TAG_REMOVE_NODE -> e.removeNode((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit));
         case TAG_PUT_NODE -> {
           int level = (int) Coding.getVarint(record, pos, limit);

@@ -36,6 +36,13 @@ public final class VersionSet implements Closeable {
   private long logNumber;
   private long manifestNumber;
   private String treeName;
+  private long flushedSequence;
+  /**
+   * Set when a manifest write or sync failed: that record may or may not be on disk, so the
+   * manifest must be rewritten from the in-memory state before anything else is recorded, and
+   * no table file may be deleted until then (the record may name it).
+   */
+  private volatile boolean manifestUncertain;
   private FsFile manifestFile;
   private LogWriter manifest;
 
@@ -149,7 +156,15 @@ public final class VersionSet implements Closeable {
     }
   }
 
+  /** Every write numbered up to this is in table files (0 if no edit said so). */
+  public synchronized long flushedSequence() {
+    return flushedSequence;
+  }
+
   private void applyCounters(VersionEdit edit) {
+    if (edit.flushedSequence() != null) {
+      flushedSequence = Math.max(flushedSequence, edit.flushedSequence());
+    }
     if (edit.logNumber() != null) {
       logNumber = edit.logNumber();
     }
@@ -172,6 +187,7 @@ public final class VersionSet implements Closeable {
         .logNumber(logNumber)
         .nextFileNumber(nextFileNumber)
         .lastSequence(lastSequence)
+        .flushedSequence(flushedSequence)
         .tree(treeName);
     if (current.depth() > 0) {
       snapshot.depth(current.depth());
@@ -187,24 +203,52 @@ public final class VersionSet implements Closeable {
         }
       }
     }
-    writer.addRecord(snapshot.encode());
-    writer.sync();
-    Path tmp = dir.resolve(StoreFiles.CURRENT + ".tmp");
-    try (FsFile cur = fs.open(tmp, Fs.Mode.WRITE)) {
-      cur.truncate(0);
-      cur.write(0, ByteBuffer.wrap((path.getFileName() + "\n").getBytes(StandardCharsets.UTF_8)));
-      cur.sync();
+    boolean renamed = false;
+    try {
+      writer.addRecord(snapshot.encode());
+      writer.sync();
+      Path tmp = dir.resolve(StoreFiles.CURRENT + ".tmp");
+      try (FsFile cur = fs.open(tmp, Fs.Mode.WRITE)) {
+        cur.truncate(0);
+        cur.write(0, ByteBuffer.wrap((path.getFileName() + "\n").getBytes(StandardCharsets.UTF_8)));
+        cur.sync();
+      }
+      fs.rename(tmp, dir.resolve(StoreFiles.CURRENT));
+      renamed = true;
+      fs.syncDirectory(dir);
+    } catch (IOException | RuntimeException e) {
+      if (renamed) {
+        adopt(writer, file, number); // CURRENT may name either manifest now; both are complete
+      } else {
+        try {
+          writer.close();
+          file.close();
+          fs.delete(path);
+        } catch (IOException | RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+      }
+      throw e;
     }
-    fs.rename(tmp, dir.resolve(StoreFiles.CURRENT));
-    fs.syncDirectory(dir);
     long old = manifestNumber;
-    closeManifest();
-    manifest = writer;
-    manifestFile = file;
-    manifestNumber = number;
+    adopt(writer, file, number);
     if (old != 0 && old != number) {
       fs.delete(StoreFiles.manifest(dir, old));
     }
+  }
+
+  /** Makes a fully written manifest the one later edits go to. */
+  private void adopt(LogWriter writer, FsFile file, long number) {
+    try {
+      closeManifest();
+    } catch (IOException e) {
+      // the old manifest is done with (and may be the one that failed); nothing depends on closing it cleanly
+      manifest = null;
+      manifestFile = null;
+    }
+    manifest = writer;
+    manifestFile = file;
+    manifestNumber = number;
   }
 
   /**
@@ -214,18 +258,47 @@ public final class VersionSet implements Closeable {
    * @throws IOException if the manifest could not be written; the current version is unchanged
    */
   public synchronized Version logAndApply(VersionEdit edit) throws IOException {
+    if (manifestUncertain) {
+      writeNewManifest();
+      manifestUncertain = false;
+    }
     if (edit.logNumber() == null) {
       edit.logNumber(logNumber);
     }
     edit.nextFileNumber(nextFileNumber).lastSequence(lastSequence);
     Version next = current.apply(edit);
-    manifest.addRecord(edit.encode());
-    manifest.sync();
+    try {
+      manifest.addRecord(edit.encode());
+      manifest.sync();
+    } catch (IOException | RuntimeException e) {
+      // The record may or may not have reached the disk. Start a new manifest from the state
+      // before it, so that CURRENT names no manifest holding it; if that fails too, the next
+      // edit tries again first.
+      manifestUncertain = true;
+      try {
+        writeNewManifest();
+        manifestUncertain = false;
+      } catch (IOException | RuntimeException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
     logNumber = edit.logNumber();
+    if (edit.flushedSequence() != null) {
+      flushedSequence = Math.max(flushedSequence, edit.flushedSequence());
+    }
     Version previous = current;
     retired.add(previous);
     current = next;
     return next;
+  }
+
+  /**
+   * Whether a failed manifest write left a record that may name table files the current version
+   * does not have; table files must not be deleted while this holds.
+   */
+  public boolean manifestUncertain() {
+    return manifestUncertain;
   }
 
   /** The current version; pin it with {@link Version#ref()} if it must outlive later edits. */
