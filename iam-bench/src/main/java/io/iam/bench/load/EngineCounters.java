@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  *   <li>per level {@code N}: {@code level.N.nodes}, {@code level.N.sequences}, {@code
  *       level.N.mean-sequences}, {@code level.N.max-sequences};
  *   <li>{@value #SCAN_COUNT} and {@value #SCAN_SEQUENCES}: scans and the sequences they touched, so
- *       far; {@link #sequencesPerScan()} divides them.
+ *       far; {@link #sequencesPerScan()} divides them. {@value #SCAN_UNCACHED}: of those, the ones
+ *       whose first block was not cached ({@link #uncachedSequencesPerScan()}), and {@value
+ *       #SCAN_MAX_UNCACHED}, the most on one level in one scan.
  * </ul>
  *
  * @param values the counters found, in the order above, levels ascending
@@ -35,6 +37,8 @@ public record EngineCounters(Map<String, Number> values) {
   static final String MAX_SEQUENCES = "tree.max-sequences";
   static final String SCAN_COUNT = "scan.count";
   static final String SCAN_SEQUENCES = "scan.sequences";
+  static final String SCAN_UNCACHED = "scan.uncached-sequences";
+  static final String SCAN_MAX_UNCACHED = "scan.max-uncached-per-level";
 
   /** The per-level counters, in the order of the columns of {@link Level}. */
   static final List<String> LEVEL_COUNTERS = List.of("nodes", "sequences", "mean-sequences", "max-sequences");
@@ -60,8 +64,9 @@ public record EngineCounters(Map<String, Number> values) {
         pick(properties, levelKey(level, counter), picked);
       }
     }
-    pick(properties, SCAN_COUNT, picked);
-    pick(properties, SCAN_SEQUENCES, picked);
+    for (String key : List.of(SCAN_COUNT, SCAN_SEQUENCES, SCAN_UNCACHED, SCAN_MAX_UNCACHED)) {
+      pick(properties, key, picked);
+    }
     return new EngineCounters(picked);
   }
 
@@ -90,12 +95,21 @@ public record EngineCounters(Map<String, Number> values) {
 
   /** {@code scan.sequences / scan.count}, if the engine counts both and has scanned. */
   public OptionalDouble sequencesPerScan() {
+    return perScan(SCAN_SEQUENCES);
+  }
+
+  /** {@code scan.uncached-sequences / scan.count}, if the engine counts both and has scanned. */
+  public OptionalDouble uncachedSequencesPerScan() {
+    return perScan(SCAN_UNCACHED);
+  }
+
+  private OptionalDouble perScan(String key) {
     Number count = values.get(SCAN_COUNT);
-    Number sequences = values.get(SCAN_SEQUENCES);
-    if (count == null || sequences == null || count.longValue() <= 0) {
+    Number sum = values.get(key);
+    if (count == null || sum == null || count.longValue() <= 0) {
       return OptionalDouble.empty();
     }
-    return OptionalDouble.of(sequences.doubleValue() / count.longValue());
+    return OptionalDouble.of(sum.doubleValue() / count.longValue());
   }
 
   /** The value of a counter, or null if the engine has none of that name. */

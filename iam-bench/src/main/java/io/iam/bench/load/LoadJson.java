@@ -152,5 +152,6 @@ final class LoadJson {
       }
     }
     e.sequencesPerScan().ifPresent(s -> Json.putFinite(engine, "sequencesPerScan", s));
+    e.uncachedSequencesPerScan().ifPresent(s -> Json.putFinite(engine, "uncachedSequencesPerScan", s));
   }
 }

@@ -28,6 +28,9 @@ public interface BlockCache {
   /** Blocks of the file now in the cache. */
   long residentBlocks(long fileNumber);
 
+  /** Whether the block at {@code offset} of file {@code fileNumber} is resident; does not touch its recency. */
+  boolean contains(long fileNumber, long offset);
+
   /** Bytes of the file now in the cache. */
   long residentBytes(long fileNumber);
 

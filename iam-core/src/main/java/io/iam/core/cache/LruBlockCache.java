@@ -169,6 +169,11 @@ public final class LruBlockCache implements BlockCache {
   }
 
   @Override
+  public boolean contains(long fileNumber, long offset) {
+    return cache.asMap().containsKey(new BlockKey(fileNumber, offset));
+  }
+
+  @Override
   public long residentBlocks(long fileNumber) {
     Residency r = files.get(fileNumber);
     return r == null ? 0 : r.blocks;

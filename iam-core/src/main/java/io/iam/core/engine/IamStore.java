@@ -674,20 +674,43 @@ public final class IamStore implements AutoCloseable {
     }, target -> countScan(version, target));
   }
 
-  /** Counts a scan starting at {@code target} and the on-disk sequences it reads from. */
+  /**
+   * Counts a scan starting at {@code target} (null: the first key), the on-disk sequences it reads
+   * from, and those of them whose first block is not cached: every sequence of the level-0 files,
+   * and on each deeper level those of the one file the seek lands in.
+   */
   private void countScan(Version version, byte[] target) {
+    byte[] seek = target == null ? null : InternalKey.seekKey(target, InternalKey.MAX_SEQUENCE);
     long sequences = 0;
-    for (FileMeta f : version.files(0)) {
-      sequences += f.sequenceCount();
-    }
-    for (int level = 1; level < version.numLevels(); level++) {
-      FileMeta f = version.fileAtOrAfter(level, target);
-      if (f != null) {
-        sequences += f.sequenceCount();
+    long uncached = 0;
+    try {
+      for (int level = 0; level < version.numLevels(); level++) {
+        List<FileMeta> files = level == 0 ? version.files(0) : new ArrayList<>();
+        if (level > 0) {
+          FileMeta f = version.fileAtOrAfter(level, target);
+          if (f != null) {
+            files.add(f);
+          }
+        }
+        long levelUncached = 0;
+        for (FileMeta f : files) {
+          io.iam.core.table.MSTableReader r = tables.reader(f);
+          for (int i = 0; i < f.sequenceCount(); i++) {
+            sequences++;
+            if (!r.sequence(i).seekBlockCached(seek)) {
+              levelUncached++;
+            }
+          }
+        }
+        uncached += levelUncached;
+        stats.scanMaxUncachedPerLevel.accumulate(levelUncached);
       }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
     stats.scans.increment();
     stats.scanSequences.add(sequences);
+    stats.scanUncachedSequences.add(uncached);
   }
 
   /** Takes a snapshot of everything written so far. Release it with {@link Snapshot#close()}. */

@@ -31,6 +31,9 @@ public final class Statistics {
   final LongAdder gets = new LongAdder();
   final LongAdder scans = new LongAdder();
   final LongAdder scanSequences = new LongAdder();
+  final LongAdder scanUncachedSequences = new LongAdder();
+  final java.util.concurrent.atomic.LongAccumulator scanMaxUncachedPerLevel =
+      new java.util.concurrent.atomic.LongAccumulator(Math::max, 0);
   final LongAdder nodeAppends = new LongAdder();
   final LongAdder nodeMerges = new LongAdder();
   final LongAdder nodeCuts = new LongAdder();
@@ -143,6 +146,19 @@ public final class Statistics {
     return scanSequences.sum();
   }
 
+  /**
+   * Of {@link #scanSequences()}, those whose block at the seek position was not in the block cache
+   * when the scan began: the disk reads a scan starts with.
+   */
+  public long scanUncachedSequences() {
+    return scanUncachedSequences.sum();
+  }
+
+  /** The most uncached sequences one scan found on one level. */
+  public long scanMaxUncachedPerLevel() {
+    return scanMaxUncachedPerLevel.get();
+  }
+
   public long stallMicros() {
     return stallNanos.sum() / 1000;
   }
@@ -178,6 +194,8 @@ public final class Statistics {
     m.put("get.count", gets.sum());
     m.put("scan.count", scans.sum());
     m.put("scan.sequences", scanSequences.sum());
+    m.put("scan.uncached-sequences", scanUncachedSequences.sum());
+    m.put("scan.max-uncached-per-level", scanMaxUncachedPerLevel.get());
     m.put("node.appends", nodeAppends.sum());
     m.put("node.merges", nodeMerges.sum());
     m.put("node.cuts", nodeCuts.sum());

@@ -110,6 +110,15 @@ public final class SequenceReader {
     return Block.parse(data, len, path, off);
   }
 
+  /**
+   * Whether the block a seek to {@code internalKey} (null: the first key) starts reading is in the
+   * block cache; false without a cache or when the seek lands past the last block.
+   */
+  public boolean seekBlockCached(byte[] internalKey) {
+    int i = internalKey == null ? 0 : findBlock(internalKey);
+    return cache != null && i < blockOffsets.length && cache.contains(fileNumber, blockOffsets[i]);
+  }
+
   /** Offset of block {@code i} (for tests and diagnostics). */
   long blockOffset(int i) {
     return blockOffsets[i];

@@ -146,6 +146,14 @@ class NodeTreeTest {
       assertEquals(1, store.statistics().scans());
       long touched = store.statistics().scanSequences() - before;
       assertTrue(touched >= store.depth() - 1, "a scan reads at least one sequence on most levels: " + touched);
+      assertEquals(touched, store.statistics().scanUncachedSequences(), "a cold cache holds none of them");
+      try (StoreIterator it = store.iterator()) {
+        it.seek(key(0));
+        assertTrue(it.valid());
+      }
+      assertEquals(touched, store.statistics().scanUncachedSequences(),
+          "the first scan brought the blocks it started in into the cache");
+      assertTrue(store.statistics().scanMaxUncachedPerLevel() >= 1);
     }
   }
 

@@ -35,6 +35,11 @@ final class MapCacheForTests implements BlockCache {
   }
 
   @Override
+  public boolean contains(long fileNumber, long offset) {
+    return blocks.keySet().stream().anyMatch(k -> k.file() == fileNumber && k.offset() == offset);
+  }
+
+  @Override
   public long residentBlocks(long fileNumber) {
     return blocks.keySet().stream().filter(k -> k.file() == fileNumber).count();
   }

@@ -23,6 +23,11 @@ final class NoCacheForTests implements BlockCache {
   public void evictFile(long fileNumber) {}
 
   @Override
+  public boolean contains(long fileNumber, long offset) {
+    return false;
+  }
+
+  @Override
   public long residentBlocks(long fileNumber) {
     return 0;
   }
