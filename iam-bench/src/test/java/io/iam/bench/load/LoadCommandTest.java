@@ -288,7 +288,8 @@ class LoadCommandTest {
     assertTrue(out.contains(" over the whole run "), out);
     assertTrue(out.contains("  point reads          2,000 zipfian "), out);
     assertTrue(out.contains("  scans                300 x 20 entries, zipfian starts "), out);
-    assertTrue(out.contains("  engine (after scans): ") && out.contains(" sequences per scan\n  level  nodes  sequences  mean-seq  max-seq\n"), out);
+    assertTrue(out.contains("  engine (after scans): ") && out.contains(" sequences per scan, ")
+        && out.contains(" of them uncached, at most ") && out.contains("\n  level  nodes  sequences  mean-seq  max-seq\n"), out);
     assertTrue(out.contains("leveled / rocksdb: throughput ") && out.contains(", space amplification ")
         && out.contains(", read ops/s ") && out.contains(", scan ops/s "), out);
   }
