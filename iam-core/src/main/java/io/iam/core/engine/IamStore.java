@@ -800,7 +800,7 @@ public final class IamStore implements AutoCloseable {
 
   /** Runs a node-tree flush, split, move or combine on a background thread. */
   private void runNodeJob(NodeJob job) {
-    List<Long> outputs = new ArrayList<>();
+    List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
     IOException failure = null;
     boolean shrink = false;
     long smallestSnapshot;
@@ -892,7 +892,7 @@ public final class IamStore implements AutoCloseable {
       long smallestSnapshot = smallestSnapshot();
       long nextLog = imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
       mutex.unlock();
-      List<Long> outputs = new ArrayList<>();
+      List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
       IOException failure = null;
       try {
         nodeTree.run(job, source, nextLog, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
@@ -994,7 +994,7 @@ public final class IamStore implements AutoCloseable {
   private void compactInBackground(CompactionPick pick) {
     IOException failure = null;
     long smallestSnapshot;
-    List<Long> outputs = new ArrayList<>();
+    List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
     mutex.lock();
     try {
       smallestSnapshot = smallestSnapshot();
@@ -1373,6 +1373,9 @@ public final class IamStore implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (nodeTree != null) {
+      nodeTree.close();
     }
     try {
       if (wal != null) {

@@ -70,6 +70,11 @@ final class NodeTree {
   private final boolean halfBudget;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
+  /**
+   * Writes the shares of one flush's children side by side: each goes to a file of its own, and
+   * most of an append's time is its two syncs, which overlap this way.
+   */
+  private final java.util.concurrent.ExecutorService childWriters;
   private volatile Mode mode;
 
   NodeTree(VersionSet versions, TableCache tables, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
@@ -89,7 +94,16 @@ final class NodeTree {
     this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    this.childWriters = java.util.concurrent.Executors.newFixedThreadPool(CHILD_WRITERS, r -> {
+      Thread t = new Thread(r, "iam-child-writer-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
+
+  /** Threads writing children's shares at once, shared by all jobs of a store. */
+  private static final int CHILD_WRITERS = 8;
 
   private Mode initialMode() {
     return switch (kind) {
@@ -475,88 +489,64 @@ final class NodeTree {
     boolean leaf = childLevel == v.depth();
     List<FlushPlan.Assignment> assignments = plan.assignments();
     Node parent = plan.node();
+    List<ChildWrite> writes = new ArrayList<>();
+    for (int j = 0; j < assignments.size(); j++) {
+      FlushPlan.Assignment a = assignments.get(j);
+      NodeMeta child = find(v, childLevel, a.child().id());
+      requireReserved(job, child.id());
+      byte[] lower = j == 0 ? null : space.key(a.lo());
+      byte[] upper = j + 1 < assignments.size() ? space.key(assignments.get(j + 1).lo()) : null;
+      int from = lower == null ? 0 : src.indexOf(lower, user);
+      int to = src.indexOf(upper, user);
+      byte[] lo;
+      byte[] hi;
+      if (leaf) {
+        if (from == to) {
+          continue;
+        }
+        lo = min(child.lo(), src.keys().get(from));
+        hi = max(child.hi(), src.keys().get(to - 1));
+      } else {
+        lo = a.lo() == parent.lo() ? min(child.lo(), space.key(a.lo())) : space.key(a.lo());
+        hi = a.hi() == parent.hi() ? max(child.hi(), space.key(a.hi())) : space.key(a.hi());
+        if (from < to) {
+          lo = min(lo, src.keys().get(from));
+          hi = max(hi, src.keys().get(to - 1));
+        }
+      }
+      if (from == to) {
+        edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, child.file()));
+        continue;
+      }
+      writes.add(new ChildWrite(child, lo, hi, lower, upper, src.bytes(from, to), a.action()));
+    }
+    // Each child's share goes to its own file: the writes run side by side, so their syncs overlap.
+    List<ChildResult> results = writeChildren(writes, job, node, leaf, io);
     long read = 0;
     long written = 0;
-    try (InternalIterator in = src.isEmpty() ? null : open(job, node)) {
-      for (int j = 0; j < assignments.size(); j++) {
-        FlushPlan.Assignment a = assignments.get(j);
-        NodeMeta child = find(v, childLevel, a.child().id());
-        requireReserved(job, child.id());
-        byte[] lower = j == 0 ? null : space.key(a.lo());
-        byte[] upper = j + 1 < assignments.size() ? space.key(assignments.get(j + 1).lo()) : null;
-        int from = lower == null ? 0 : src.indexOf(lower, user);
-        int to = src.indexOf(upper, user);
-        byte[] lo;
-        byte[] hi;
-        if (leaf) {
-          if (from == to) {
-            continue;
-          }
-          lo = min(child.lo(), src.keys().get(from));
-          hi = max(child.hi(), src.keys().get(to - 1));
-        } else {
-          lo = a.lo() == parent.lo() ? min(child.lo(), space.key(a.lo())) : space.key(a.lo());
-          hi = a.hi() == parent.hi() ? max(child.hi(), space.key(a.hi())) : space.key(a.hi());
-          if (from < to) {
-            lo = min(lo, src.keys().get(from));
-            hi = max(hi, src.keys().get(to - 1));
-          }
-        }
-        if (from == to) {
-          edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, child.file()));
-          continue;
-        }
-        long share = src.bytes(from, to);
-        BoundedIterator part = new BoundedIterator(in, lower, upper, user);
-        FlushPlan.Action action = a.action();
-        if (action == FlushPlan.Action.APPEND) {
-          part.seekToFirst();
-          if (child.file() == null) {
-            List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-                Long.MAX_VALUE, capacityFor(share), io.outputs(), io.limiter());
-            FileMeta f = files.isEmpty() ? null : files.get(0);
-            written += f == null ? 0 : f.fileSize();
-            edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, f));
-            stats.nodeAppends.increment();
-            continue;
-          }
-          FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), share, io.limiter());
-          if (f != null) {
-            written += f.fileSize() - child.file().fileSize();
-            edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, f));
-            stats.nodeAppends.increment();
-            continue;
-          }
-          action = FlushPlan.Action.MERGE; // the child's file is too full to take the sequence
-        }
-        read += child.bytes();
-        boolean cut = action == FlushPlan.Action.MERGE_AND_CUT;
-        List<FileMeta> files;
-        List<InternalIterator> inputs = new ArrayList<>();
-        if (child.file() != null) {
-          inputs.add(tables.uncachedIterator(child.file()));
-        }
-        inputs.add(part);
-        try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
-          merged.seekToFirst();
-          files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
-              cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : share + child.bytes()),
-              io.outputs(), io.limiter());
-        }
-        for (FileMeta f : files) {
-          written += f.fileSize();
-        }
-        if (!cut || files.isEmpty()) {
-          edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, files.isEmpty() ? null : files.get(0)));
-          stats.nodeMerges.increment();
-          continue;
-        }
+    for (int i = 0; i < writes.size(); i++) {
+      ChildWrite w = writes.get(i);
+      ChildResult r = results.get(i);
+      read += r.read();
+      for (FileMeta f : r.files()) {
+        written += f.fileSize();
+      }
+      if (r.action() == FlushPlan.Action.APPEND) {
+        FileMeta f = r.files().isEmpty() ? w.child().file() : r.files().get(0);
+        written -= w.child().file() == null || r.files().isEmpty() ? 0 : w.child().file().fileSize();
+        edit.putNode(childLevel, new NodeMeta(w.child().id(), w.lo(), w.hi(), f));
+        stats.nodeAppends.increment();
+      } else if (r.action() == FlushPlan.Action.MERGE || r.files().isEmpty()) {
+        edit.putNode(childLevel, new NodeMeta(w.child().id(), w.lo(), w.hi(), r.files().isEmpty() ? null : r.files().get(0)));
+        stats.nodeMerges.increment();
+      } else {
         stats.nodeCuts.increment();
-        edit.removeNode(childLevel, child.id());
+        edit.removeNode(childLevel, w.child().id());
+        List<FileMeta> files = r.files();
         for (int p = 0; p < files.size(); p++) {
           FileMeta f = files.get(p);
-          byte[] pieceLo = p == 0 ? lo : InternalKey.userKey(f.smallest());
-          byte[] pieceHi = p == files.size() - 1 ? hi : InternalKey.userKey(f.largest());
+          byte[] pieceLo = p == 0 ? w.lo() : InternalKey.userKey(f.smallest());
+          byte[] pieceHi = p == files.size() - 1 ? w.hi() : InternalKey.userKey(f.largest());
           edit.putNode(childLevel, new NodeMeta(versions.newFileNumber(), pieceLo, pieceHi, f));
         }
       }
@@ -570,6 +560,86 @@ final class NodeTree {
       read += node.bytes();
     }
     stats.compacted(childLevel, read, written);
+  }
+
+  /** What one child receives: records of user keys {@code [lower, upper)}, about {@code share} bytes. */
+  private record ChildWrite(NodeMeta child, byte[] lo, byte[] hi, byte[] lower, byte[] upper, long share,
+      FlushPlan.Action action) {}
+
+  /**
+   * What was written for one child: the action taken (an append that did not fit became a merge),
+   * the new files (for an append, the child's file with one more sequence, or none if nothing was
+   * left to append), and the bytes of the child read to merge it.
+   */
+  private record ChildResult(FlushPlan.Action action, List<FileMeta> files, long read) {}
+
+  /** Runs the children's writes, in parallel on {@link #childWriters}; all finish before it returns. */
+  private List<ChildResult> writeChildren(List<ChildWrite> writes, NodeJob job, NodeMeta node, boolean leaf, Io io)
+      throws IOException {
+    List<java.util.concurrent.Future<ChildResult>> futures = new ArrayList<>();
+    for (ChildWrite w : writes) {
+      futures.add(childWriters.submit(() -> writeChild(w, job, node, leaf, io)));
+    }
+    List<ChildResult> results = new ArrayList<>();
+    IOException failure = null;
+    for (java.util.concurrent.Future<ChildResult> f : futures) {
+      try {
+        results.add(f.get());
+      } catch (java.util.concurrent.ExecutionException e) {
+        IOException io2 = e.getCause() instanceof IOException x ? x : new IOException("child write failed", e.getCause());
+        if (failure == null) {
+          failure = io2;
+        } else {
+          failure.addSuppressed(io2);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = new java.io.InterruptedIOException("interrupted while writing children");
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return results;
+  }
+
+  private ChildResult writeChild(ChildWrite w, NodeJob job, NodeMeta node, boolean leaf, Io io) throws IOException {
+    NodeMeta child = w.child();
+    try (InternalIterator in = open(job, node)) {
+      BoundedIterator part = new BoundedIterator(in, w.lower(), w.upper(), user);
+      FlushPlan.Action action = w.action();
+      if (action == FlushPlan.Action.APPEND) {
+        part.seekToFirst();
+        if (child.file() == null) {
+          List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
+              Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter());
+          return new ChildResult(action, files, 0);
+        }
+        FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter());
+        if (f != null) {
+          return new ChildResult(action, f == child.file() ? List.of() : List.of(f), 0);
+        }
+        action = FlushPlan.Action.MERGE; // the child's file is too full to take the sequence
+      }
+      boolean cut = action == FlushPlan.Action.MERGE_AND_CUT;
+      List<InternalIterator> inputs = new ArrayList<>();
+      if (child.file() != null) {
+        inputs.add(tables.uncachedIterator(child.file()));
+      }
+      inputs.add(part);
+      try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
+        merged.seekToFirst();
+        List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
+            cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
+            io.outputs(), io.limiter());
+        return new ChildResult(action, files, child.bytes());
+      }
+    }
+  }
+
+  /** Stops the threads that write children's shares. */
+  void close() {
+    childWriters.shutdownNow();
   }
 
   /**
