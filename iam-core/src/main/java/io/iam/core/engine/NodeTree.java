@@ -152,15 +152,19 @@ final class NodeTree {
   // ---------------------------------------------------------------- choosing work (metadata only)
 
   /**
-   * The next background job, or null. First a full internal node, top levels first and the
-   * fullest first, since level 1 is what memtable flushes wait for; a node whose internal
-   * children are full cannot flush yet (§4.2.1), so the fullest of those children goes first,
-   * and so on down. Else a new level once the leaf level is full (only when {@code idle}: nothing
-   * else running), else a combine on a level with too many nodes.
+   * The next background job, or null. First a full internal node, deepest level first (as the
+   * kernel's {@code TreeSimulator} settles) and the fullest first; a node whose internal children
+   * are full cannot flush yet (§4.2.1), so if such a child is free the fullest one goes first.
+   * Else a new level once the leaf level is full (only when {@code idle}: nothing else running),
+   * else a combine on a level with too many nodes.
+   *
+   * <p>Deepest first keeps the lower levels drained, so a flush is rarely blocked by a full child.
+   * Measured at 4 M records (680 MiB cache), it wrote 5.06 bytes per byte against 5.64 when the
+   * top levels went first, at the price of longer stalls (see docs/iam-tree.md).
    */
   NodeJob pick(Version v, Set<Long> busy, boolean idle) {
     TreeShape shape = RankSpace.of(v, List.of()).shape(v, fanout, capacity);
-    for (int i = 1; i < shape.depth(); i++) {
+    for (int i = shape.depth() - 1; i >= 1; i--) {
       List<Node> full = new ArrayList<>();
       for (Node n : shape.level(i)) {
         if (n.bytes() >= capacity) {
