@@ -83,8 +83,10 @@ final class LoadReport {
     addIfPresent(tree, "cap k %s", e.get(EngineCounters.MAX_SEQUENCES));
     addIfPresent(tree, "depth %s", e.get(EngineCounters.DEPTH));
     e.sequencesPerScan().ifPresent(s -> tree.add(f("%.2f sequences per scan", s)));
-    e.uncachedSequencesPerScan().ifPresent(s -> tree.add(f("%.2f of them uncached", s)));
-    addIfPresent(tree, "at most %s uncached on one level", e.get(EngineCounters.SCAN_MAX_UNCACHED));
+    e.uncachedSequencesPerScan().ifPresent(s -> {
+      tree.add(f("%.2f of them uncached", s));
+      addIfPresent(tree, "at most %s uncached on one level", e.get(EngineCounters.SCAN_MAX_UNCACHED));
+    });
     List<EngineCounters.Level> levels = e.levels();
     if (tree.isEmpty() && levels.isEmpty()) {
       return;
