@@ -801,6 +801,7 @@ public final class IamStore implements AutoCloseable {
   /** Runs a node-tree flush, split, move or combine on a background thread. */
   private void runNodeJob(NodeJob job) {
     List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
     IOException failure = null;
     boolean shrink = false;
     long smallestSnapshot;
@@ -812,7 +813,7 @@ public final class IamStore implements AutoCloseable {
     }
     try {
       if (!closing) {
-        shrink = nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+        shrink = nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled));
         stats.compactions.increment();
       }
     } catch (IOException e) {
@@ -836,6 +837,7 @@ public final class IamStore implements AutoCloseable {
           stats.compactionFailures.increment();
           LOG.log(Level.WARNING, "node-tree " + job.kind() + " failed; will retry: " + failure.getMessage(), failure);
           discard(outputs);
+          filled.forEach(blockCache::evictFile); // their space may be written again
           backoff();
         }
         deleteObsoleteFilesLocked();
@@ -893,9 +895,10 @@ public final class IamStore implements AutoCloseable {
       long nextLog = imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
       mutex.unlock();
       List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
       IOException failure = null;
       try {
-        nodeTree.run(job, source, nextLog, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+        nodeTree.run(job, source, nextLog, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled));
       } catch (IOException e) {
         failure = e;
       } catch (RuntimeException e) {
@@ -914,6 +917,7 @@ public final class IamStore implements AutoCloseable {
         stats.flushFailures.increment();
         LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
         discard(outputs);
+        filled.forEach(blockCache::evictFile); // their space may be written again
         backoff();
       }
       flushScheduled = false;

@@ -369,7 +369,12 @@ final class NodeTree {
   // ---------------------------------------------------------------- running a job
 
   /** Where a job's new files get their numbers and how fast it may write. */
-  record Io(long smallestSnapshot, LongSupplier newFileNumber, List<Long> outputs, RateLimiter limiter) {}
+  /**
+   * @param filled files whose new blocks went into the block cache; if the job fails they must be
+   *     evicted from it
+   */
+  record Io(long smallestSnapshot, LongSupplier newFileNumber, List<Long> outputs, RateLimiter limiter,
+      List<Long> filled) {}
 
   /** Adds a level: the leaf level becomes internal (a manifest edit). */
   void addLevel() throws IOException {
@@ -453,7 +458,7 @@ final class NodeTree {
     try (InternalIterator in = open(job, null)) {
       in.seekToFirst();
       files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-          capacityFor(src.bytes()), io.outputs(), io.limiter());
+          capacityFor(src.bytes()), io.outputs(), io.limiter(), false);
     }
     if (!files.isEmpty()) {
       edit.putNode(1, new NodeMeta(versions.newFileNumber(), src.first(), src.last(), files.get(0)));
@@ -476,7 +481,7 @@ final class NodeTree {
           BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
           part.seekToFirst();
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter());
+              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), false);
           f = files.isEmpty() ? null : files.get(0);
           written += f == null ? 0 : f.fileSize();
         }
@@ -616,10 +621,13 @@ final class NodeTree {
         part.seekToFirst();
         if (child.file() == null) {
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-              Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter());
+              Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(), fillsCache());
           return new ChildResult(action, files, 0);
         }
-        FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter());
+        if (fillsCache()) {
+          io.filled().add(child.file().fileNumber());
+        }
+        FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter(), fillsCache());
         if (f != null) {
           return new ChildResult(action, f == child.file() ? List.of() : List.of(f), 0);
         }
@@ -635,10 +643,19 @@ final class NodeTree {
         merged.seekToFirst();
         List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
-            io.outputs(), io.limiter());
+            io.outputs(), io.limiter(), false);
         return new ChildResult(action, files, child.bytes());
       }
     }
+  }
+
+  /**
+   * Whether appended sequences go into the block cache as they are written: in the IAM-tree, whose
+   * m and k are chosen so that every appended sequence fits in the cache (§5.1.3) and reads expect
+   * them there. Merged sequences, and every sequence of LSA and LSM-merge, are cached when read.
+   */
+  private boolean fillsCache() {
+    return kind == TreeKind.IAM;
   }
 
   /** Stops the threads that write children's shares. */

@@ -250,7 +250,7 @@ final class TableCache implements Closeable {
     List<Long> numbers = new ArrayList<>();
     long[] next = {fileNumber};
     writeOutputs(source, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), () -> next[0]++,
-        Long.MAX_VALUE, 0, numbers, out, limiter);
+        Long.MAX_VALUE, 0, numbers, out, limiter, false);
     return out.isEmpty() ? null : out.get(0);
   }
 
@@ -272,7 +272,7 @@ final class TableCache implements Closeable {
     try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
       merged.seekToFirst();
       writeOutputs(merged, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber,
-          targetFileSize, 0, outputs, out, limiter);
+          targetFileSize, 0, outputs, out, limiter, false);
     }
     return out;
   }
@@ -283,11 +283,37 @@ final class TableCache implements Closeable {
    * user keys. Returns their metadata, none if nothing was left to write.
    */
   List<FileMeta> writeNodes(InternalIterator in, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
-      long cutSize, long capacity, List<Long> outputs, RateLimiter limiter) throws IOException {
+      long cutSize, long capacity, List<Long> outputs, RateLimiter limiter, boolean fillCache) throws IOException {
     List<FileMeta> out = new ArrayList<>();
     writeOutputs(in, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber, cutSize,
-        capacity, outputs, out, limiter);
+        capacity, outputs, out, limiter, fillCache);
     return out;
+  }
+
+  /**
+   * Keeps the data blocks a writer reports and puts them in the block cache once their sequence
+   * has committed, so a sequence expected to be read soon (an appended one) is cached from the
+   * start, like RocksDB's {@code prepopulate_block_cache}. Blocks of a sequence that did not
+   * commit are dropped.
+   */
+  private final class CacheFiller implements MSTableWriter.BlockListener {
+    private final List<Long> offsets = new ArrayList<>();
+    private final List<byte[]> blocks = new ArrayList<>();
+
+    @Override
+    public void dataBlock(long offset, byte[] block) {
+      offsets.add(offset);
+      blocks.add(block);
+    }
+
+    void committed(long fileNumber) throws IOException {
+      for (int i = 0; i < offsets.size(); i++) {
+        byte[] block = blocks.get(i);
+        cache.get(fileNumber, offsets.get(i), () -> block);
+      }
+      offsets.clear();
+      blocks.clear();
+    }
   }
 
   /**
@@ -298,9 +324,12 @@ final class TableCache implements Closeable {
    * {@code in} partly consumed).
    *
    * @param estimatedBytes the entries' approximate size, to refuse early a file too small
+   * @param fillCache put the new sequence's blocks in the block cache once it commits; a caller
+   *     whose append then fails to reach the manifest must evict the file from the cache, since
+   *     the next append reuses that space
    */
-  FileMeta append(FileMeta f, InternalIterator in, long smallestSnapshot, long estimatedBytes, RateLimiter limiter)
-      throws IOException {
+  FileMeta append(FileMeta f, InternalIterator in, long smallestSnapshot, long estimatedBytes, RateLimiter limiter,
+      boolean fillCache) throws IOException {
     Path path = StoreFiles.table(dir, f.fileNumber());
     Lock lock = footerLocks.get(f.fileNumber());
     MSTableWriter writer;
@@ -315,6 +344,8 @@ final class TableCache implements Closeable {
         return null;
       }
       Dropper dropper = new Dropper(cmp.userComparator(), smallestSnapshot, false);
+      CacheFiller filler = fillCache ? new CacheFiller() : null;
+      writer.setBlockListener(filler);
       SequenceWriter seq = writer.beginSequence();
       long unpaced = 0;
       for (; in.valid(); in.next()) {
@@ -339,6 +370,9 @@ final class TableCache implements Closeable {
       } finally {
         lock.unlock();
       }
+      if (filler != null) {
+        filler.committed(f.fileNumber());
+      }
       byte[] smallest = cmp.compare(h.smallest(), f.smallest()) < 0 ? h.smallest() : f.smallest();
       byte[] largest = cmp.compare(h.largest(), f.largest()) > 0 ? h.largest() : f.largest();
       return new FileMeta(f.fileNumber(), writer.usedBytes(), f.sequenceCount() + 1, f.entries() + h.entries(),
@@ -359,7 +393,8 @@ final class TableCache implements Closeable {
   }
 
   private void writeOutputs(InternalIterator in, Dropper dropper, LongSupplier newFileNumber, long cutSize,
-      long capacity, List<Long> numbers, List<FileMeta> out, RateLimiter limiter) throws IOException {
+      long capacity, List<Long> numbers, List<FileMeta> out, RateLimiter limiter, boolean fillCache) throws IOException {
+    CacheFiller filler = fillCache ? new CacheFiller() : null;
     MSTableWriter writer = null;
     SequenceWriter seq = null;
     long unpaced = 0;
@@ -374,7 +409,7 @@ final class TableCache implements Closeable {
         int len = InternalKey.userKeyLength(k.length);
         boolean newUserKey = lastUserKey == null || user.compare(k, 0, len, lastUserKey, 0, lastUserKey.length) != 0;
         if (seq != null && newUserKey && seq.estimatedSize() >= cutSize) {
-          out.add(finish(writer, seq));
+          out.add(finish(writer, seq, filler));
           writer = null;
           seq = null;
         }
@@ -382,6 +417,7 @@ final class TableCache implements Closeable {
           long number = newFileNumber.getAsLong();
           numbers.add(number);
           writer = MSTableWriter.create(fs, StoreFiles.table(dir, number), number, capacity, tableOptions, cmp);
+          writer.setBlockListener(filler);
           seq = writer.beginSequence();
         }
         byte[] v = in.value();
@@ -392,7 +428,7 @@ final class TableCache implements Closeable {
         unpaced = pace(limiter, unpaced + k.length + v.length, false);
       }
       if (seq != null) {
-        out.add(finish(writer, seq));
+        out.add(finish(writer, seq, filler));
         writer = null;
       }
       pace(limiter, unpaced, true); // small outputs pay too, or many of them would run unlimited
@@ -406,10 +442,13 @@ final class TableCache implements Closeable {
     }
   }
 
-  private static FileMeta finish(MSTableWriter writer, SequenceWriter seq) throws IOException {
+  private static FileMeta finish(MSTableWriter writer, SequenceWriter seq, CacheFiller filler) throws IOException {
     SequenceHandle h = seq.finish();
     long size = writer.usedBytes();
     writer.close();
+    if (filler != null) {
+      filler.committed(writer.fileNumber());
+    }
     return new FileMeta(writer.fileNumber(), size, 1, h.entries(), h.smallest(), h.largest(),
         h.smallestSequence(), h.largestSequence());
   }

@@ -44,6 +44,26 @@ public final class MSTableWriter implements Closeable {
   private SequenceWriter active;
   private boolean failed;
   private boolean closed;
+  private BlockListener blockListener;
+
+  /** Told each data block a sequence writes, as it is stored in the file (payload and trailer). */
+  @FunctionalInterface
+  public interface BlockListener {
+    /** {@code block} is the listener's to keep. */
+    void dataBlock(long offset, byte[] block);
+  }
+
+  /**
+   * Has every data block of the sequences written from now on reported to {@code listener} (for
+   * example to put them in a block cache once the sequence commits); null to stop.
+   */
+  public void setBlockListener(BlockListener listener) {
+    this.blockListener = listener;
+  }
+
+  BlockListener blockListener() {
+    return blockListener;
+  }
 
   private MSTableWriter(Path path, long fileNumber, TableOptions opts, InternalKeyComparator cmp, FsFile file,
       Footer footer, long footerOffset) {

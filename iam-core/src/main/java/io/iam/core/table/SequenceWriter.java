@@ -182,6 +182,11 @@ public final class SequenceWriter {
       throw new TableFullException(owner.filePath(), blockStart + sealed - dataStart, freeAtStart);
     }
     int payload = data.finishInto(pending, TableFormat.TYPE_DATA);
+    MSTableWriter.BlockListener listener = owner.blockListener();
+    if (listener != null) {
+      int at = (int) (blockStart - pendingStart);
+      listener.dataBlock(blockStart, Arrays.copyOfRange(pending.array(), at, at + payload + TableFormat.TRAILER_SIZE));
+    }
     handleScratch.reset();
     handleScratch.putVarint(blockStart);
     handleScratch.putVarint(payload);
