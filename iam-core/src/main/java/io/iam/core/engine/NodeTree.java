@@ -68,6 +68,7 @@ final class NodeTree {
   private final int fixedM;
   private final int fixedK;
   private final boolean halfBudget;
+  private final boolean fillCache;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
   /**
@@ -92,6 +93,7 @@ final class NodeTree {
     this.fixedM = options.get(StoreOptions.MIXED_LEVEL);
     this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
     this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
+    this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
@@ -650,12 +652,13 @@ final class NodeTree {
   }
 
   /**
-   * Whether appended sequences go into the block cache as they are written: in the IAM-tree, whose
-   * m and k are chosen so that every appended sequence fits in the cache (§5.1.3) and reads expect
-   * them there. Merged sequences, and every sequence of LSA and LSM-merge, are cached when read.
+   * Whether appended sequences go into the block cache as they are written: in the IAM-tree with
+   * {@code append-caching=on-write} (m and k are chosen so that every appended sequence fits in
+   * the cache, §5.1.3). Otherwise, and for merged sequences and every sequence of LSA and
+   * LSM-merge, blocks are cached when read.
    */
   private boolean fillsCache() {
-    return kind == TreeKind.IAM;
+    return fillCache;
   }
 
   /** Stops the threads that write children's shares. */

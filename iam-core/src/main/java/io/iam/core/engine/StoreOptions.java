@@ -41,6 +41,11 @@ public final class StoreOptions {
           .defaultValue(CacheBudget.FULL).bounds(CacheBudget.FULL, CacheBudget.HALF)
           .doc("tree=iam: appended sequences may fill the whole block cache (full, the paper's M) or half of it (half, M/2)").build();
 
+  public static final Option<AppendCaching> APPEND_CACHING =
+      Option.builder("append-caching", OptionType.enumOf(AppendCaching.class))
+          .defaultValue(AppendCaching.ON_READ).bounds(AppendCaching.ON_READ, AppendCaching.ON_WRITE)
+          .doc("tree=iam: appended sequences enter the block cache when read (on-read) or as they are written (on-write)").build();
+
   public static final Option<Long> MEMTABLE_SIZE =
       Option.builder("memtable-size", OptionType.SIZE)
           .defaultValue(128L << 20).bounds(64L << 10, 16L << 30)
@@ -130,7 +135,7 @@ public final class StoreOptions {
   public static final OptionTable TABLE =
       OptionTable.of(
           "store",
-          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
+          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
