@@ -737,6 +737,16 @@ public final class IamStore implements AutoCloseable {
     }
   }
 
+  /** {@link #smallestSnapshot()}, taking {@code mutex} for it. */
+  private long smallestSnapshotNow() {
+    mutex.lock();
+    try {
+      return smallestSnapshot();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   /** The oldest sequence any reader may still ask for. Called holding {@code mutex}. */
   private long smallestSnapshot() {
     return snapshots.isEmpty() ? versions.lastSequence() : snapshots.firstKey();
@@ -804,13 +814,7 @@ public final class IamStore implements AutoCloseable {
     List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
     IOException failure = null;
     boolean shrink = false;
-    long smallestSnapshot;
-    mutex.lock();
-    try {
-      smallestSnapshot = smallestSnapshot();
-    } finally {
-      mutex.unlock();
-    }
+    long smallestSnapshot = smallestSnapshotNow();
     try {
       if (!closing) {
         shrink = nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled));
@@ -997,14 +1001,8 @@ public final class IamStore implements AutoCloseable {
 
   private void compactInBackground(CompactionPick pick) {
     IOException failure = null;
-    long smallestSnapshot;
+    long smallestSnapshot = smallestSnapshotNow();
     List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
-    mutex.lock();
-    try {
-      smallestSnapshot = smallestSnapshot();
-    } finally {
-      mutex.unlock();
-    }
     try {
       if (closing) {
         return;
