@@ -539,12 +539,9 @@ final class NodeTree {
       ChildWrite w = writes.get(i);
       ChildResult r = results.get(i);
       read += r.read();
-      for (FileMeta f : r.files()) {
-        written += f.fileSize();
-      }
+      written += r.written();
       if (r.action() == FlushPlan.Action.APPEND) {
         FileMeta f = r.files().isEmpty() ? w.child().file() : r.files().get(0);
-        written -= w.child().file() == null || r.files().isEmpty() ? 0 : w.child().file().fileSize();
         edit.putNode(childLevel, new NodeMeta(w.child().id(), w.lo(), w.hi(), f));
         stats.nodeAppends.increment();
       } else if (r.action() == FlushPlan.Action.MERGE || r.files().isEmpty()) {
@@ -580,9 +577,15 @@ final class NodeTree {
   /**
    * What was written for one child: the action taken (an append that did not fit became a merge),
    * the new files (for an append, the child's file with one more sequence, or none if nothing was
-   * left to append), and the bytes of the child read to merge it.
+   * left to append), the bytes of the child read to merge it, and the bytes written.
    */
-  private record ChildResult(FlushPlan.Action action, List<FileMeta> files, long read) {}
+  private record ChildResult(FlushPlan.Action action, List<FileMeta> files, long read, long written) {
+
+    /** A result whose bytes written are those of its new files. */
+    static ChildResult of(FlushPlan.Action action, List<FileMeta> files, long read) {
+      return new ChildResult(action, files, read, files.stream().mapToLong(FileMeta::fileSize).sum());
+    }
+  }
 
   /** Runs the children's writes, in parallel on {@link #childWriters}; all finish before it returns. */
   private List<ChildResult> writeChildren(List<ChildWrite> writes, NodeJob job, NodeMeta node, boolean leaf, Io io)
@@ -624,14 +627,15 @@ final class NodeTree {
         if (child.file() == null) {
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(), fillsCache());
-          return new ChildResult(action, files, 0);
+          return ChildResult.of(action, files, 0);
         }
         if (fillsCache()) {
           io.filled().add(child.file().fileNumber());
         }
         FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter(), fillsCache());
         if (f != null) {
-          return new ChildResult(action, f == child.file() ? List.of() : List.of(f), 0);
+          return f == child.file() ? ChildResult.of(action, List.of(), 0)
+              : new ChildResult(action, List.of(f), 0, f.fileSize() - child.file().fileSize());
         }
         action = FlushPlan.Action.MERGE; // the child's file is too full to take the sequence
       }
@@ -646,7 +650,7 @@ final class NodeTree {
         List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
             io.outputs(), io.limiter(), false);
-        return new ChildResult(action, files, child.bytes());
+        return ChildResult.of(action, files, child.bytes());
       }
     }
   }
