@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The one place a component declares its options. A table parses text key/value pairs into typed
@@ -67,17 +68,27 @@ public final class OptionTable {
    *     and broken rule
    */
   public OptionValues parse(Map<String, String> given) {
+    return parse(given, "");
+  }
+
+  /**
+   * Like {@link #parse(Map)}, for options that the user wrote under a property prefix (for
+   * example HBase's {@code iam.compaction.}): {@code given} holds the keys without the prefix, and
+   * every message names them with it, as the user wrote them.
+   */
+  public OptionValues parse(Map<String, String> given, String keyPrefix) {
     List<String> problems = new ArrayList<>();
     for (String key : given.keySet()) {
       if (!options.containsKey(key)) {
-        problems.add(
-            "unknown option '" + key + "' (known: " + String.join(", ", options.keySet()) + ")");
+        problems.add("unknown option '" + keyPrefix + key + "' (known: "
+            + options.keySet().stream().map(k -> keyPrefix + k).collect(Collectors.joining(", "))
+            + ")");
       }
     }
     Map<Option<?>, Object> values = new LinkedHashMap<>();
     for (Option<?> o : options.values()) {
       String text = given.get(o.key());
-      values.put(o, text == null ? o.defaultValue() : read(o, text, problems));
+      values.put(o, text == null ? o.defaultValue() : read(o, keyPrefix, text, problems));
     }
     if (problems.isEmpty()) {
       OptionValues result = new OptionValues(this, values);
@@ -91,16 +102,17 @@ public final class OptionTable {
     throw new InvalidOptionsException("invalid options for " + subject, problems);
   }
 
-  private static <T extends Comparable<T>> T read(Option<T> o, String text, List<String> problems) {
+  private static <T extends Comparable<T>> T read(
+      Option<T> o, String keyPrefix, String text, List<String> problems) {
     T value;
     try {
       value = o.type().parse(text);
     } catch (IllegalArgumentException e) {
-      problems.add(o.key() + "='" + text + "' is not valid: " + e.getMessage());
+      problems.add(keyPrefix + o.key() + "='" + text + "' is not valid: " + e.getMessage());
       return o.defaultValue();
     }
     if (o.outOfBounds(value)) {
-      problems.add(o.key() + "=" + text + " is out of range: allowed " + o.describeBounds());
+      problems.add(keyPrefix + o.key() + "=" + text + " is out of range: allowed " + o.describeBounds());
     }
     return value;
   }

@@ -28,6 +28,15 @@ public interface FlushStream {
     throw new IllegalStateException("this flush stream carries no keys");
   }
 
+  /**
+   * For streams without keys: the length of the component a merge writes from inputs whose lengths
+   * add up to {@code inputBytes}. The cost model's answer is the sum; a stream that replays a real
+   * store's flushes returns what the store really wrote, so the policy sees the store's own stack.
+   */
+  default long mergedLength(long inputBytes) {
+    return inputBytes;
+  }
+
   /** A short description, e.g. {@code uniform 4MiB}. */
   String describe();
 }

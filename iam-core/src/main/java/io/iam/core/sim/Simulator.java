@@ -147,6 +147,7 @@ public final class Simulator {
       for (int i = from; i <= to; i++) {
         length += stack[i].sizeBytes();
       }
+      length = stream.mergedLength(length);
     }
     // The cost model tracks no key ranges: components keep KeyRange.UNKNOWN.
     Component out = new Component(stack[to].id(), length, stack[from].firstFlush(), stack[to].lastFlush(), 1, false);

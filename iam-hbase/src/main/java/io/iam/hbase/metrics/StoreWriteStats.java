@@ -1,0 +1,108 @@
+package io.iam.hbase.metrics;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Bytes one HBase store has written, counted by {@link StoreWriteObserver}: every flushed file and
+ * every compaction output, plus the store's file count after each of those events. In-process,
+ * for tests and iam-bench; a cluster exports the same counters through HBase's coprocessor
+ * metrics (JMX).
+ *
+ * <p>Write amplification of a store is {@code (flushedBytes + compactedBytes) / flushedBytes}.
+ * Thread-safe.
+ */
+public final class StoreWriteStats {
+
+  /** How many file-count samples a store keeps (the oldest are dropped). */
+  public static final int MAX_SAMPLES = 16_384;
+
+  /** A store: table, region (encoded name) and column family. */
+  public record StoreId(String table, String region, String family) {}
+
+  /** The store's file count at one moment. */
+  public record FileCountSample(long timeMillis, int storeFiles) {}
+
+  /** An immutable copy of a store's counters. */
+  public record Snapshot(long flushes, long flushedBytes, long compactionOutputs, long compactedBytes,
+      List<FileCountSample> fileCounts) {
+
+    /** Bytes written to store files per byte flushed; 0 before the first flush. */
+    public double writeAmplification() {
+      return flushedBytes == 0 ? 0 : (double) (flushedBytes + compactedBytes) / flushedBytes;
+    }
+
+    /** The most files the store held after any event. */
+    public int maxStoreFiles() {
+      return fileCounts.stream().mapToInt(FileCountSample::storeFiles).max().orElse(0);
+    }
+  }
+
+  private static final Map<StoreId, StoreWriteStats> STORES = new ConcurrentHashMap<>();
+
+  private long flushes;
+  private long flushedBytes;
+  private long compactionOutputs;
+  private long compactedBytes;
+  private final ArrayDeque<FileCountSample> samples = new ArrayDeque<>();
+
+  private StoreWriteStats() {}
+
+  static StoreWriteStats of(StoreId id) {
+    return STORES.computeIfAbsent(id, k -> new StoreWriteStats());
+  }
+
+  synchronized void flushed(long bytes, int storeFiles, long now) {
+    flushes++;
+    flushedBytes += bytes;
+    sample(now, storeFiles);
+  }
+
+  synchronized void compacted(long bytes, int storeFiles, long now) {
+    compactionOutputs++;
+    compactedBytes += bytes;
+    sample(now, storeFiles);
+  }
+
+  private void sample(long now, int storeFiles) {
+    if (samples.size() == MAX_SAMPLES) {
+      samples.removeFirst();
+    }
+    samples.addLast(new FileCountSample(now, storeFiles));
+  }
+
+  synchronized Snapshot snapshot() {
+    return new Snapshot(flushes, flushedBytes, compactionOutputs, compactedBytes, List.copyOf(samples));
+  }
+
+  /** Every store this process has seen, with its counters. */
+  public static Map<StoreId, Snapshot> all() {
+    Map<StoreId, Snapshot> copy = new java.util.TreeMap<>(
+        java.util.Comparator.comparing(StoreId::table).thenComparing(StoreId::region)
+            .thenComparing(StoreId::family));
+    STORES.forEach((id, stats) -> copy.put(id, stats.snapshot()));
+    return copy;
+  }
+
+  /** The counters of every store of {@code table}'s {@code family} in this process, summed. */
+  public static Snapshot total(String table, String family) {
+    long f = 0, fb = 0, c = 0, cb = 0;
+    for (Map.Entry<StoreId, Snapshot> e : all().entrySet()) {
+      if (e.getKey().table().equals(table) && e.getKey().family().equals(family)) {
+        Snapshot s = e.getValue();
+        f += s.flushes();
+        fb += s.flushedBytes();
+        c += s.compactionOutputs();
+        cb += s.compactedBytes();
+      }
+    }
+    return new Snapshot(f, fb, c, cb, List.of());
+  }
+
+  /** Forgets every store (between tests). */
+  public static void reset() {
+    STORES.clear();
+  }
+}

@@ -1,0 +1,176 @@
+package io.iam.hbase.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.policy.MergePlan;
+import io.iam.core.policy.MergePolicies;
+import io.iam.core.policy.MergePolicy;
+import io.iam.core.sim.Accounting;
+import io.iam.core.sim.FlushStream;
+import io.iam.core.sim.SimulationResult;
+import io.iam.core.sim.Simulator;
+import io.iam.hbase.MiniHBase;
+import io.iam.hbase.StoreProbe;
+import io.iam.hbase.config.CompactionSettings;
+import io.iam.hbase.metrics.StoreWriteStats;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
+import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every stack policy inside a real HBase region server: many small flushes, each followed by the
+ * compaction the policy asks for. HBase's decisions must equal iam-core's simulator on the same
+ * flush sizes, the store must respect the policy's bound, the bytes HBase wrote must match the cost
+ * model, and every row must read back.
+ */
+@ExtendWith(MiniHBase.class)
+class StackPolicyInHBaseTest {
+
+  private static final int FLUSHES = 20;
+  private static final int ROWS_PER_FLUSH = 64;
+  private static final int K = 4;
+
+  static Stream<String> policies() {
+    return MergePolicies.names().stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("policies")
+  void decidesLikeTheSimulatorAndKeepsEveryRow(String policyName) throws Exception {
+    TableName name = TableName.valueOf("stack_" + policyName.replace('-', '_'));
+    boolean hasK = MergePolicies.descriptor(policyName).options().find("max-components").isPresent();
+    ColumnFamilyDescriptorBuilder family = ColumnFamilyDescriptorBuilder.newBuilder(StoreProbe.FAMILY)
+        .setConfiguration(CompactionSettings.POLICY_KEY, policyName);
+    if (hasK) {
+      family.setConfiguration(CompactionSettings.PREFIX + "max-components", Integer.toString(K));
+    }
+    // The policy class is set on the table, the policy on the column family: both levels work.
+    Admin admin = MiniHBase.util().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(name)
+        .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName())
+        .setValue(DefaultStoreEngine.DEFAULT_COMPACTION_POLICY_CLASS_KEY,
+            IamCompactionPolicy.class.getName())
+        .setColumnFamily(family.build())
+        .build());
+    StoreProbe probe = new StoreProbe(name);
+    HStore store = probe.store();
+    IamCompactionPolicy installed = assertInstanceOf(IamCompactionPolicy.class,
+        ((DefaultStoreEngine) store.getStoreEngine()).getCompactionPolicy());
+    MergePolicy policy = installed.kernelPolicy();
+    assertEquals(policyName, policy.name());
+
+    List<Long> flushLengths = new ArrayList<>();
+    List<Long> mergeLengths = new ArrayList<>();
+    List<MergePlan> hbasePlans = new ArrayList<>();
+    List<Integer> filesAfter = new ArrayList<>();
+    StoreWriteStats.Snapshot last = stats(name);
+    for (int i = 0; i < FLUSHES; i++) {
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      List<String> before = StoreProbe.fileNames(store);
+      probe.flushAndSettle();
+      List<String> after = StoreProbe.fileNames(store);
+      StoreWriteStats.Snapshot now = stats(name);
+      flushLengths.add(now.flushedBytes() - last.flushedBytes());
+      if (now.compactedBytes() > last.compactedBytes()) {
+        mergeLengths.add(now.compactedBytes() - last.compactedBytes());
+      }
+      last = now;
+      hbasePlans.add(inferPlan(before, after));
+      filesAfter.add(after.size());
+      if (policy.maxComponents() != Integer.MAX_VALUE) {
+        assertTrue(after.size() <= policy.maxComponents(),
+            "after flush " + (i + 1) + " the store holds " + after.size() + " files, k = "
+                + policy.maxComponents());
+      }
+    }
+
+    // The simulator, fed HBase's flush sizes and the sizes of the files HBase's merges wrote, makes
+    // the same decisions, flush by flush.
+    List<MergePlan> simulatedPlans = new ArrayList<>();
+    SimulationResult sim = new Simulator(policy, replay(flushLengths, mergeLengths),
+        Accounting.FLUSH_THEN_MERGE, FLUSHES, null)
+        .observe((snapshot, plan) -> simulatedPlans.add(plan)).run(FLUSHES);
+    assertEquals(simulatedPlans, hbasePlans, "HBase's merges vs the simulator's, flush by flush");
+    assertEquals(sim.series().get(sim.series().size() - 1).components(),
+        filesAfter.get(FLUSHES - 1), "store files at the end");
+    assertTrue(hbasePlans.stream().anyMatch(p -> !p.isNone()), "the policy merged something");
+
+    // The cost model (a merge writes the sum of its inputs) predicts HBase's own bytes written;
+    // real merges are a little smaller, by each input's index, Bloom filter and trailer.
+    SimulationResult model = new Simulator(policy, replay(flushLengths, null),
+        Accounting.FLUSH_THEN_MERGE, FLUSHES, null).run(FLUSHES);
+    double realWa = stats(name).writeAmplification();
+    assertEquals(model.writeAmplification(), realWa, 0.1 * model.writeAmplification(),
+        "write amplification: HBase " + realWa + ", cost model " + model.writeAmplification());
+    probe.verifyAllRows();
+  }
+
+  static StoreWriteStats.Snapshot stats(TableName table) {
+    return StoreWriteStats.total(table.getNameAsString(), "f");
+  }
+
+  /**
+   * A flush stream that replays the sizes HBase flushed and, if {@code merged} is not null, the
+   * sizes of the files its merges wrote, in order.
+   */
+  static FlushStream replay(List<Long> lengths, List<Long> merged) {
+    return new FlushStream() {
+      private int next;
+      private int nextMerge;
+
+      @Override
+      public long nextLength() {
+        return lengths.get(next++);
+      }
+
+      @Override
+      public long mergedLength(long inputBytes) {
+        return merged == null ? inputBytes : merged.get(nextMerge++);
+      }
+
+      @Override
+      public String describe() {
+        return "HBase's flushes";
+      }
+    };
+  }
+
+  /**
+   * The merge HBase ran after one flush, seen from the store's files before the flush and after the
+   * compaction settled: the policy saw {@code before} plus the flushed file, F.
+   */
+  static MergePlan inferPlan(List<String> before, List<String> after) {
+    Set<String> old = new HashSet<>(before);
+    List<String> fresh = after.stream().filter(n -> !old.contains(n)).toList();
+    List<Integer> removed = new ArrayList<>();
+    Set<String> kept = new HashSet<>(after);
+    for (int i = 0; i < before.size(); i++) {
+      if (!kept.contains(before.get(i))) {
+        removed.add(i);
+      }
+    }
+    if (removed.isEmpty()) {
+      assertEquals(1, fresh.size(), "a flush without a merge adds one file: " + before + " -> " + after);
+      return MergePlan.none();
+    }
+    int from = removed.get(0);
+    int to = removed.get(removed.size() - 1);
+    assertEquals(to - from + 1, removed.size(), "merged files are contiguous: " + before + " -> " + after);
+    // Two new files: the merge output and F, which survived; one: F went into the merge.
+    return fresh.size() == 2 ? MergePlan.merge(from, to) : MergePlan.merge(from, before.size());
+  }
+}
