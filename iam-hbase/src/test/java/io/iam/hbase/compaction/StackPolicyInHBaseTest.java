@@ -113,7 +113,14 @@ class StackPolicyInHBaseTest {
     // real merges are a little smaller, by each input's index, Bloom filter and trailer.
     SimulationResult model = new Simulator(policy, replay(flushLengths, null),
         Accounting.FLUSH_THEN_MERGE, FLUSHES, null).run(FLUSHES);
-    double realWa = stats(name).writeAmplification();
+    StoreWriteStats.Snapshot counted = stats(name);
+    double realWa = counted.writeAmplification();
+    if (policy.maxComponents() != Integer.MAX_VALUE) {
+      // The observer samples the file count after every flush and every compaction: between a
+      // flush and its merge the store holds at most k + 1 files.
+      assertTrue(counted.maxStoreFiles() <= policy.maxComponents() + 1,
+          "most files seen by the observer: " + counted.maxStoreFiles());
+    }
     assertEquals(model.writeAmplification(), realWa, 0.1 * model.writeAmplification(),
         "write amplification: HBase " + realWa + ", cost model " + model.writeAmplification());
     probe.verifyAllRows();

@@ -1,0 +1,59 @@
+package io.iam.hbase.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.policy.MergePolicies;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.regionserver.StoreConfigInformation;
+import org.junit.jupiter.api.Test;
+
+/** The policy's construction, outside a region server. */
+class IamCompactionPolicyTest {
+
+  private static StoreConfigInformation store(long blockingFiles) {
+    RegionInfo region = RegionInfoBuilder.newBuilder(TableName.valueOf("t")).build();
+    return new StoreConfigInformation() {
+      @Override public long getMemStoreFlushSize() { return 128L << 20; }
+      @Override public long getStoreFileTtl() { return Long.MAX_VALUE; }
+      @Override public long getCompactionCheckMultiplier() { return 1000; }
+      @Override public long getBlockingFileCount() { return blockingFiles; }
+      @Override public RegionInfo getRegionInfo() { return region; }
+      @Override public String getColumnFamilyName() { return "f"; }
+    };
+  }
+
+  @Test
+  void buildsTheConfiguredKernelPolicy() {
+    Configuration conf = new Configuration(false);
+    conf.set("iam.compaction.policy", "minlatency");
+    conf.set("iam.compaction.max-components", "3");
+    IamCompactionPolicy p = new IamCompactionPolicy(conf, store(16));
+    assertEquals("minlatency", p.kernelPolicy().name());
+    assertEquals(3, p.kernelPolicy().maxComponents());
+  }
+
+  @Test
+  void aBadConfigurationDoesNotThrowAndFallsBackToHBasesSelection() {
+    Configuration conf = new Configuration(false);
+    conf.set("iam.compaction.policy", "binomial");
+    conf.set("iam.compaction.max-components", "-1");
+    IamCompactionPolicy p = new IamCompactionPolicy(conf, store(16));
+    assertNull(p.kernelPolicy(), "no kernel policy: the store keeps HBase's ratio-based selection");
+  }
+
+  @Test
+  void warnsWhenBlockingStoreFilesIsBelowKPlusTwo() {
+    var k6 = MergePolicies.create("binomial", Map.of("max-components", "6"));
+    assertTrue(IamCompactionPolicy.blockingWarning(k6, 7).orElseThrow()
+        .contains("hbase.hstore.blockingStoreFiles=7 is too low for binomial with k=6"));
+    assertTrue(IamCompactionPolicy.blockingWarning(k6, 8).isEmpty());
+    var prefix = MergePolicies.create("prefix", Map.of());
+    assertTrue(IamCompactionPolicy.blockingWarning(prefix, 2).isEmpty(), "not depth-bounded");
+  }
+}
