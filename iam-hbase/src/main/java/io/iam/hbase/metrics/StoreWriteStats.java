@@ -86,9 +86,13 @@ public final class StoreWriteStats {
     return copy;
   }
 
-  /** The counters of every store of {@code table}'s {@code family} in this process, summed. */
+  /**
+   * The counters of every store of {@code table}'s {@code family} in this process, summed; the
+   * file-count samples of all of them, in time order.
+   */
   public static Snapshot total(String table, String family) {
     long f = 0, fb = 0, c = 0, cb = 0;
+    List<FileCountSample> samples = new java.util.ArrayList<>();
     for (Map.Entry<StoreId, Snapshot> e : all().entrySet()) {
       if (e.getKey().table().equals(table) && e.getKey().family().equals(family)) {
         Snapshot s = e.getValue();
@@ -96,9 +100,11 @@ public final class StoreWriteStats {
         fb += s.flushedBytes();
         c += s.compactionOutputs();
         cb += s.compactedBytes();
+        samples.addAll(s.fileCounts());
       }
     }
-    return new Snapshot(f, fb, c, cb, List.of());
+    samples.sort(java.util.Comparator.comparingLong(FileCountSample::timeMillis));
+    return new Snapshot(f, fb, c, cb, List.copyOf(samples));
   }
 
   /** Forgets every store (between tests). */

@@ -14,7 +14,12 @@ import io.iam.core.sim.Simulator;
 import io.iam.hbase.MiniHBase;
 import io.iam.hbase.StoreProbe;
 import io.iam.hbase.config.CompactionSettings;
+import io.iam.hbase.metrics.StoreWriteObserver;
 import io.iam.hbase.metrics.StoreWriteStats;
+import org.apache.hadoop.hbase.coprocessor.MetricsCoprocessor;
+import org.apache.hadoop.hbase.metrics.Counter;
+import org.apache.hadoop.hbase.metrics.MetricRegistries;
+import org.apache.hadoop.hbase.metrics.MetricRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -115,6 +120,8 @@ class StackPolicyInHBaseTest {
         Accounting.FLUSH_THEN_MERGE, FLUSHES, null).run(FLUSHES);
     StoreWriteStats.Snapshot counted = stats(name);
     double realWa = counted.writeAmplification();
+    assertEquals(2 * FLUSHES - hbasePlans.stream().filter(MergePlan::isNone).count(),
+        counted.fileCounts().size(), "one file-count sample per flush and per merge output");
     if (policy.maxComponents() != Integer.MAX_VALUE) {
       // The observer samples the file count after every flush and every compaction: between a
       // flush and its merge the store holds at most k + 1 files.
@@ -123,7 +130,18 @@ class StackPolicyInHBaseTest {
     }
     assertEquals(model.writeAmplification(), realWa, 0.1 * model.writeAmplification(),
         "write amplification: HBase " + realWa + ", cost model " + model.writeAmplification());
+    // The same bytes reach the coprocessor metrics HBase exports over JMX.
+    MetricRegistry registry = MetricRegistries.global().get(MetricsCoprocessor
+        .createRegistryInfoForRegionCoprocessor(StoreWriteObserver.class.getName())).orElseThrow();
+    String prefix = "iam." + name.getNameAsString() + ".f.";
+    assertEquals(counted.flushedBytes(),
+        ((Counter) registry.get(prefix + "flushedBytes").orElseThrow()).getCount());
+    assertEquals(counted.compactedBytes(),
+        ((Counter) registry.get(prefix + "compactedBytes").orElseThrow()).getCount());
     probe.verifyAllRows();
+    System.out.printf("hbase-policy %s: files at end %d, most files %d, merges %d, write amplification %.2f (cost model %.2f)%n",
+        policyName, filesAfter.get(FLUSHES - 1), counted.maxStoreFiles(),
+        hbasePlans.stream().filter(p -> !p.isNone()).count(), realWa, model.writeAmplification());
   }
 
   static StoreWriteStats.Snapshot stats(TableName table) {
