@@ -1,7 +1,9 @@
 package io.iam.hbase.compaction;
 
+import io.iam.core.policy.FlushLedger;
 import io.iam.core.policy.MergePlan;
 import io.iam.core.policy.MergePolicy;
+import io.iam.core.policy.StoredComponent;
 import io.iam.hbase.config.CompactionSettings;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -137,10 +139,10 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
     return !ledger.decide(policy, views(files, filesCompacting), false, false).isNone();
   }
 
-  private static List<StoreFileView> views(List<HStoreFile> files, List<HStoreFile> compacting) {
-    List<StoreFileView> views = new ArrayList<>(files.size());
+  private static List<StoredComponent> views(List<HStoreFile> files, List<HStoreFile> compacting) {
+    List<StoredComponent> views = new ArrayList<>(files.size());
     for (HStoreFile f : files) {
-      views.add(new StoreFileView(f.getPath().getName(), f.getReader().length(),
+      views.add(new StoredComponent(f.getPath().getName(), f.getReader().length(),
           compactedFrom(f), compacting.contains(f)));
     }
     return views;
