@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -68,27 +69,27 @@ public final class OptionTable {
    *     and broken rule
    */
   public OptionValues parse(Map<String, String> given) {
-    return parse(given, "");
+    return parse(given, key -> key);
   }
 
   /**
-   * Like {@link #parse(Map)}, for options that the user wrote under a property prefix (for
-   * example HBase's {@code iam.compaction.}): {@code given} holds the keys without the prefix, and
-   * every message names them with it, as the user wrote them.
+   * Like {@link #parse(Map)}, for options that the user wrote under other names (HBase's {@code
+   * iam.compaction.max-components}, AsterixDB's {@code num-components}): {@code given} holds our
+   * keys, and every message names each option as {@code shownAs} maps its key, as the user wrote
+   * it.
    */
-  public OptionValues parse(Map<String, String> given, String keyPrefix) {
+  public OptionValues parse(Map<String, String> given, UnaryOperator<String> shownAs) {
     List<String> problems = new ArrayList<>();
     for (String key : given.keySet()) {
       if (!options.containsKey(key)) {
-        problems.add("unknown option '" + keyPrefix + key + "' (known: "
-            + options.keySet().stream().map(k -> keyPrefix + k).collect(Collectors.joining(", "))
-            + ")");
+        problems.add("unknown option '" + shownAs.apply(key) + "' (known: "
+            + options.keySet().stream().map(shownAs).collect(Collectors.joining(", ")) + ")");
       }
     }
     Map<Option<?>, Object> values = new LinkedHashMap<>();
     for (Option<?> o : options.values()) {
       String text = given.get(o.key());
-      values.put(o, text == null ? o.defaultValue() : read(o, keyPrefix, text, problems));
+      values.put(o, text == null ? o.defaultValue() : read(o, shownAs.apply(o.key()), text, problems));
     }
     if (problems.isEmpty()) {
       OptionValues result = new OptionValues(this, values);
@@ -103,16 +104,16 @@ public final class OptionTable {
   }
 
   private static <T extends Comparable<T>> T read(
-      Option<T> o, String keyPrefix, String text, List<String> problems) {
+      Option<T> o, String shownKey, String text, List<String> problems) {
     T value;
     try {
       value = o.type().parse(text);
     } catch (IllegalArgumentException e) {
-      problems.add(keyPrefix + o.key() + "='" + text + "' is not valid: " + e.getMessage());
+      problems.add(shownKey + "='" + text + "' is not valid: " + e.getMessage());
       return o.defaultValue();
     }
     if (o.outOfBounds(value)) {
-      problems.add(keyPrefix + o.key() + "=" + text + " is out of range: allowed " + o.describeBounds());
+      problems.add(shownKey + "=" + text + " is out of range: allowed " + o.describeBounds());
     }
     return value;
   }

@@ -14,7 +14,8 @@ import java.util.Set;
  * StoredComponent}s and nothing more; this is the one place that keeps the books.
  *
  * <p><b>Flush counts.</b> The static policies (MinLatency, Binomial) decide from how many flushes a
- * store has seen, which hosts do not record. The ledger counts them: a new component without merge
+ * store has seen. A host that records it for each component (AsterixDB) says so, and the ledger
+ * takes its word; for a host that does not (HBase) the ledger counts them: a new component without merge
  * inputs is one flush (an HBase bulk load counts as one too); a merge's output holds the flushes of
  * its inputs, which the host names. While the store stays open the counts are exact. Components the
  * ledger has never seen (right after the store opens) whose inputs it cannot know are estimated as
@@ -97,6 +98,9 @@ public final class FlushLedger {
 
   /** Flushes of a file the ledger has not seen before. */
   private long countNew(StoredComponent f, Set<String> current, long unit) {
+    if (f.flushes() > 0) {
+      return f.flushes();
+    }
     if (f.mergedFrom().isEmpty()) {
       return 1;
     }

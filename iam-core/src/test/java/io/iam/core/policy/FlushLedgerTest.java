@@ -80,6 +80,15 @@ class FlushLedgerTest {
   }
 
   @Test
+  void aHostsOwnFlushCountsWin() {
+    FlushLedger ledger = new FlushLedger(100);
+    StackSnapshot s = ledger.snapshot(List.of(new StoredComponent("1-7", 50, Set.of(), false, 7),
+        new StoredComponent("8-8", 500, Set.of(), false, 1)));
+    assertEquals(8, s.flushCount());
+    assertEquals(7, s.get(0).lastFlush());
+  }
+
+  @Test
   void anEmptyStoreNeedsNothing() {
     MergePolicy binomial = MergePolicies.create("binomial", Map.of());
     assertTrue(new FlushLedger(1).decide(binomial, List.of(), true, false).isNone());

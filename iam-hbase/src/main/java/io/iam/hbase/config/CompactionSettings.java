@@ -83,7 +83,7 @@ public final class CompactionSettings {
     if (!unknown.isEmpty()) {
       throw new InvalidOptionsException("invalid HBase compaction properties", unknown);
     }
-    MergePolicy policy = descriptor.factory().apply(descriptor.options().parse(own, PREFIX));
+    MergePolicy policy = descriptor.factory().apply(descriptor.options().parse(own, key -> PREFIX + key));
     return new CompactionSettings(policy, List.copyOf(ignored));
   }
 

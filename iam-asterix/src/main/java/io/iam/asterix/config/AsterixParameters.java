@@ -1,0 +1,63 @@
+package io.iam.asterix.config;
+
+import io.iam.core.option.InvalidOptionsException;
+import io.iam.core.option.Option;
+import io.iam.core.option.OptionValues;
+import io.iam.core.policy.MergePolicies;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Translates between AsterixDB's {@code merge-policy} parameters and a policy's options. AsterixDB
+ * accepts only a closed set of parameter names, so each option that can be set from AsterixDB
+ * declares the name it takes there ({@link Option#asterixName()}, for example {@code
+ * max-components} is {@code num-components}); options without one keep their defaults. Pure.
+ */
+public final class AsterixParameters {
+
+  private AsterixParameters() {}
+
+  /** The AsterixDB parameter names {@code policy} accepts. */
+  public static Set<String> names(MergePolicies.Descriptor policy) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Option<?> o : policy.options().options()) {
+      if (o.asterixName() != null) {
+        names.add(o.asterixName());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Parses AsterixDB parameters into {@code policy}'s options.
+   *
+   * @param asterixPolicyName the name the user wrote, for messages
+   * @throws InvalidOptionsException naming every unknown parameter and bad value by its AsterixDB
+   *     name
+   */
+  public static OptionValues parse(MergePolicies.Descriptor policy, String asterixPolicyName,
+      Map<String, String> parameters) {
+    Map<String, String> byKey = new TreeMap<>();
+    Map<String, String> shown = new TreeMap<>();
+    List<String> unknown = new ArrayList<>();
+    for (Map.Entry<String, String> e : parameters.entrySet()) {
+      Option<?> option = policy.options().options().stream()
+          .filter(o -> e.getKey().equals(o.asterixName())).findFirst().orElse(null);
+      if (option == null) {
+        unknown.add("unknown parameter '" + e.getKey() + "' for merge policy '" + asterixPolicyName
+            + "' (known: " + String.join(", ", names(policy)) + ")");
+      } else {
+        byKey.put(option.key(), e.getValue().trim());
+        shown.put(option.key(), e.getKey());
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new InvalidOptionsException("invalid merge policy parameters", unknown);
+    }
+    return policy.options().parse(byKey, key -> shown.getOrDefault(key, key));
+  }
+}

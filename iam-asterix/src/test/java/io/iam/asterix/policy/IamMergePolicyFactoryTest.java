@@ -1,0 +1,63 @@
+package io.iam.asterix.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.option.InvalidOptionsException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The factories' names, parameters and errors, as AsterixDB sees them. */
+class IamMergePolicyFactoryTest {
+
+  @Test
+  void namesAreDistinctAndNeverAsterixDbsBuiltIns() {
+    Set<String> names = new HashSet<>();
+    for (IamMergePolicyFactory f : AsterixPolicies.all()) {
+      assertTrue(names.add(f.getName()), "duplicate " + f.getName());
+    }
+    // AsterixDB 0.9.8 ships these; a clash would make its metadata map the name to two classes.
+    for (String builtIn : List.of("prefix", "constant", "correlated-prefix", "no-merge", "concurrent")) {
+      assertTrue(!names.contains(builtIn), builtIn);
+    }
+    assertEquals(Set.of("binomial", "minlatency", "bigtable", "exploring", "iam-constant", "size-tiered"), names);
+  }
+
+  @Test
+  void parametersUseAsterixDbsNames() {
+    IamMergePolicyFactory binomial = new BinomialMergePolicyFactory();
+    assertEquals(Set.of("num-components"), binomial.getPropertiesNames());
+    IamMergePolicy p = assertInstanceOf(IamMergePolicy.class,
+        binomial.createMergePolicy(Map.of("num-components", "6"), null));
+    assertEquals("binomial", p.kernelPolicy().name());
+    assertEquals(6, p.kernelPolicy().maxComponents());
+    assertEquals(13, p.hardBound(), "2k + 1");
+
+    IamMergePolicy defaults = (IamMergePolicy) new ExploringMergePolicyFactory()
+        .createMergePolicy(Map.of(), null);
+    assertEquals("exploring", defaults.kernelPolicy().name());
+    assertTrue(new ExploringMergePolicyFactory().getPropertiesNames()
+        .containsAll(Set.of("num-components", "size-ratio")));
+    IamMergePolicy tiered = (IamMergePolicy) new SizeTieredMergePolicyFactory()
+        .createMergePolicy(Map.of("max-component-count", "5"), null);
+    assertEquals(5, tiered.kernelPolicy().maxComponents());
+    assertEquals(11, tiered.hardBound());
+  }
+
+  @Test
+  void badParametersAreNamedAsTheUserWroteThem() {
+    IamMergePolicyFactory binomial = new BinomialMergePolicyFactory();
+    InvalidOptionsException e = assertThrows(InvalidOptionsException.class,
+        () -> binomial.createMergePolicy(Map.of("num-components", "0"), null));
+    assertTrue(e.getMessage().contains("num-components=0 is out of range"), e.getMessage());
+    e = assertThrows(InvalidOptionsException.class,
+        () -> binomial.createMergePolicy(Map.of("size-ratio", "1.2"), null));
+    assertTrue(e.getMessage().contains("unknown parameter 'size-ratio' for merge policy 'binomial'"
+        + " (known: num-components)"), e.getMessage());
+  }
+}
