@@ -44,9 +44,10 @@ public final class IamStoreFileManager implements StoreFileManager {
   private final Predicate<TreeLayout<HStoreFile>> hasWork;
   private volatile State state = state(ImmutableList.of());
   private volatile ImmutableList<HStoreFile> compacted = ImmutableList.of();
-  /** Whether the tree had work to do when {@code workOf} was the state; cached per state. */
-  private volatile State workOf;
-  private volatile boolean work;
+  /** Whether the tree of one state has work: computed once per state. */
+  private record Work(State of, boolean pending) {}
+
+  private volatile Work work = new Work(null, false);
 
   /**
    * @param hasWork whether the compaction policy has a step to run on a tree (the store then asks
@@ -242,18 +243,19 @@ public final class IamStoreFileManager implements StoreFileManager {
   /** Whether the compaction policy has work on the current tree (cached per tree). */
   public boolean pendingWork() {
     State s = state;
-    if (workOf != s) {
-      boolean w;
+    Work w = work;
+    if (w.of() != s) {
+      boolean pending;
       try {
-        w = hasWork.test(s.layout());
+        pending = hasWork.test(s.layout());
       } catch (RuntimeException e) {
         LOG.error("cannot plan the tree of this store; no compaction is requested", e);
-        w = false;
+        pending = false;
       }
+      w = new Work(s, pending);
       work = w;
-      workOf = s;
     }
-    return work;
+    return w.pending();
   }
 
   /** Files are never dropped whole: expired cells go in ordinary compactions. */
