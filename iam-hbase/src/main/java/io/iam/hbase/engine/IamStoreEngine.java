@@ -1,0 +1,117 @@
+package io.iam.hbase.engine;
+
+import io.iam.core.option.InvalidOptionsException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
+import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
+import org.apache.hadoop.hbase.security.User;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The IAM-tree (or LSA-tree, or a merging node tree) as an HBase store engine. Select it with
+ * {@code hbase.hstore.engine.class=io.iam.hbase.engine.IamStoreEngine} (site, table or column
+ * family); its options are {@code iam.engine.*} ({@link EngineSettings}).
+ *
+ * <p>Flushes write level 1 ({@link IamStoreFlusher}); each compaction is one tree step planned by
+ * iam-core's kernel ({@link IamTreePolicy}) and written by {@link IamCompactor}; the store's files
+ * and tree are kept by {@link IamStoreFileManager}. One compaction runs per store at a time.
+ *
+ * <p>A bad {@code iam.engine.*} value does not keep the region from opening: the store logs an
+ * error naming the property and runs with the defaults (the master's validator should have
+ * refused the value before it reached a region server).
+ */
+public class IamStoreEngine
+    extends StoreEngine<IamStoreFlusher, IamTreePolicy, IamCompactor, IamStoreFileManager> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IamStoreEngine.class);
+
+  @Override
+  protected void createComponents(Configuration conf, HStore store, CellComparator comparator) throws IOException {
+    EngineSettings settings = settingsFor(conf, store.toString());
+    compactionPolicy = new IamTreePolicy(conf, store, settings, () -> blockCacheCapacity(store));
+    IamTreePolicy policy = compactionPolicy;
+    storeFileManager = new IamStoreFileManager((int) Math.min(Integer.MAX_VALUE, store.getBlockingFileCount()),
+        layout -> policy.plan(layout).isPresent());
+    storeFlusher = new IamStoreFlusher(conf, store, policy::planner, storeFileManager);
+    compactor = new IamCompactor(conf, store);
+  }
+
+  /** The store's settings, or the defaults (with an error logged) if they do not validate. */
+  static EngineSettings settingsFor(Iterable<java.util.Map.Entry<String, String>> conf, String store) {
+    try {
+      return EngineSettings.parse(conf);
+    } catch (InvalidOptionsException e) {
+      LOG.error("store {}: {}; running with the defaults {}", store, e.getMessage(), EngineSettings.defaults());
+      return EngineSettings.defaults();
+    }
+  }
+
+  private static long blockCacheCapacity(HStore store) {
+    return store.getCacheConfig() == null ? 0
+        : store.getCacheConfig().getBlockCache().map(BlockCache::getMaxSize).orElse(0L);
+  }
+
+  @Override
+  public boolean needsCompaction(List<HStoreFile> filesCompacting) {
+    return filesCompacting.isEmpty() && storeFileManager.pendingWork();
+  }
+
+  @Override
+  public CompactionContext createCompaction() {
+    return new TreeStep();
+  }
+
+  /** One tree step as an HBase compaction. */
+  private final class TreeStep extends CompactionContext {
+    private NodePlan<HStoreFile> plan;
+
+    @Override
+    public List<HStoreFile> preSelect(List<HStoreFile> filesCompacting) {
+      return filesCompacting.isEmpty() ? new ArrayList<>(storeFileManager.getStoreFiles()) : new ArrayList<>();
+    }
+
+    @Override
+    public boolean select(List<HStoreFile> filesCompacting, boolean isUserCompaction, boolean mayUseOffPeak,
+        boolean forceMajor) {
+      plan = filesCompacting.isEmpty() ? compactionPolicy.plan(storeFileManager.layout()).orElse(null) : null;
+      if (plan == null) {
+        request = new CompactionRequestImpl(new ArrayList<>());
+        return false;
+      }
+      request = new CompactionRequestImpl(plan.inputs());
+      boolean allFiles = plan.inputs().size() == storeFileManager.getStorefileCount();
+      request.setIsMajor(false, allFiles);
+      LOG.debug("tree step {} ({}): {} files in, targets {}", plan.kind(), plan.mode(), plan.inputs().size(),
+          plan.targets());
+      return true;
+    }
+
+    /** A coprocessor chose the files: they are rewritten into one unplaced file, adopted later. */
+    @Override
+    public void forceSelect(CompactionRequestImpl forced) {
+      super.forceSelect(forced);
+      plan = new NodePlan<>("forced", List.copyOf(forced.getFiles()), List.of(Target.unplaced()),
+          Math.max(1, storeFileManager.layout().depth()), null);
+    }
+
+    @Override
+    public List<Path> compact(ThroughputController throughputController, User user) throws IOException {
+      if (plan == null) {
+        throw new IllegalStateException("compact without a selection");
+      }
+      return compactor.compact(request, plan.targets(), plan.depth(), storeFileManager::nextStamp,
+          throughputController, user);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.iam.hbase.engine;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.monitoring.MonitoredTask;
+import org.apache.hadoop.hbase.regionserver.FlushLifeCycleTracker;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.IamStoreFlusherBase;
+import org.apache.hadoop.hbase.regionserver.InternalScanner;
+import org.apache.hadoop.hbase.regionserver.MemStoreSnapshot;
+import org.apache.hadoop.hbase.regionserver.StoreScanner;
+import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a memstore snapshot into level 1: one HFile per level-1 node that receives rows, split by
+ * {@link TreePlanner#flushRoute}, each tagged with its node (a new node if level 1 is empty).
+ * Whatever the kernel would have merged instead of appended is merged by the next compaction.
+ */
+public final class IamStoreFlusher extends IamStoreFlusherBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IamStoreFlusher.class);
+
+  private final Supplier<TreePlanner> planner;
+  private final IamStoreFileManager files;
+
+  public IamStoreFlusher(Configuration conf, HStore store, Supplier<TreePlanner> planner, IamStoreFileManager files) {
+    super(conf, store);
+    this.planner = planner;
+    this.files = files;
+  }
+
+  @Override
+  public List<Path> flushSnapshot(MemStoreSnapshot snapshot, long cacheFlushSeqNum, MonitoredTask status,
+      ThroughputController throughputController, FlushLifeCycleTracker tracker, Consumer<Path> writerCreationTracker)
+      throws IOException {
+    if (snapshot.getCellsCount() == 0) {
+      return new ArrayList<>();
+    }
+    InternalScanner scanner = createScanner(snapshot.getScanners(), tracker);
+    if (scanner == null) {
+      return new ArrayList<>(); // a coprocessor cancelled the flush
+    }
+    NodePlan<?> route = planner.get().flushRoute(files.layout());
+    NodeFileWriter writer = new NodeFileWriter(route.targets(), route.depth(), files::nextStamp);
+    boolean done = false;
+    try {
+      writer.init(scanner instanceof StoreScanner s ? s : null,
+          () -> createWriter(snapshot, true, writerCreationTracker));
+      performFlush(scanner, writer, throughputController);
+      List<Path> paths = writer.commitWriters(cacheFlushSeqNum, false);
+      done = true;
+      return paths;
+    } finally {
+      if (!done) {
+        for (Path p : writer.abortWriters()) {
+          try {
+            store.getFileSystem().delete(p, false);
+          } catch (IOException e) {
+            LOG.warn("cannot delete {} after a failed flush", p, e);
+          }
+        }
+      }
+      try {
+        scanner.close();
+      } catch (IOException e) {
+        LOG.warn("cannot close the flush scanner", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package io.iam.hbase.engine;
+
+/**
+ * One store file as the tree sees it: the file, its tag (null when the engine did not place it:
+ * written before the engine was switched on, bulk loaded, or a reference left by a region split
+ * or merge), the first and last row it holds (null for a file without cells, a node's marker) and
+ * its length in bytes.
+ *
+ * @param <F> the file type (HBase's {@code HStoreFile} at run time, anything in unit tests)
+ */
+public record Sequence<F>(F file, NodeTag tag, byte[] first, byte[] last, long bytes) {
+
+  /** Whether the file holds no cells: it only carries its node's metadata. */
+  public boolean isMarker() {
+    return first == null;
+  }
+}

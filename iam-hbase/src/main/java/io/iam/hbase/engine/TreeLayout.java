@@ -1,0 +1,183 @@
+package io.iam.hbase.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The IAM/LSA tree a store's files form: levels 1..depth of nodes with disjoint, sorted inclusive
+ * row ranges, each node holding its sequences (files), plus the unplaced files. Rebuilt from the
+ * files' {@link NodeTag}s alone, so the same files always give the same tree. Immutable.
+ *
+ * <p>Rules: a node's level and range come from its file with the newest epoch. Nodes of a level
+ * must not overlap; if two do (a flush and a compaction that raced), the node with the newer epoch
+ * keeps its place and the other's files become unplaced. Untagged files are unplaced. Unplaced
+ * files lose nothing: reads always include them, and the next compaction writes them into the
+ * tree. The depth is the largest level or depth any tag records.
+ *
+ * @param <F> the file type
+ */
+public final class TreeLayout<F> {
+
+  /** One node and its files, oldest epoch first. */
+  public record NodeView<F>(long id, int level, byte[] lo, byte[] hi, long epoch, List<Sequence<F>> files) {
+
+    /** Bytes of its data files (markers count 0). */
+    public long bytes() {
+      return files.stream().mapToLong(s -> s.isMarker() ? 0 : s.bytes()).sum();
+    }
+
+    /** Its sorted sequences: files holding cells. */
+    public int sequences() {
+      return (int) files.stream().filter(s -> !s.isMarker()).count();
+    }
+
+    /** The files holding cells, oldest epoch first. */
+    public List<Sequence<F>> dataFiles() {
+      return files.stream().filter(s -> !s.isMarker()).toList();
+    }
+  }
+
+  private final List<List<NodeView<F>>> levels;
+  private final List<Sequence<F>> unplaced;
+  private final int depth;
+  private final long largestStamp;
+
+  private TreeLayout(List<List<NodeView<F>>> levels, List<Sequence<F>> unplaced, int depth, long largestStamp) {
+    this.levels = levels;
+    this.unplaced = unplaced;
+    this.depth = depth;
+    this.largestStamp = largestStamp;
+  }
+
+  /** The tree of {@code files}. */
+  public static <F> TreeLayout<F> of(Collection<Sequence<F>> files) {
+    List<Sequence<F>> unplaced = new ArrayList<>();
+    Map<Long, List<Sequence<F>>> byNode = new LinkedHashMap<>();
+    int depth = 0;
+    long stamp = 0;
+    for (Sequence<F> s : files) {
+      NodeTag t = s.tag();
+      if (t == null) {
+        unplaced.add(s);
+        continue;
+      }
+      byNode.computeIfAbsent(t.node(), k -> new ArrayList<>()).add(s);
+      depth = Math.max(depth, t.depth());
+      stamp = Math.max(stamp, Math.max(t.node(), t.epoch()));
+    }
+    List<NodeView<F>> nodes = new ArrayList<>();
+    for (Map.Entry<Long, List<Sequence<F>>> e : byNode.entrySet()) {
+      List<Sequence<F>> own = new ArrayList<>(e.getValue());
+      own.sort(Comparator.comparingLong(s -> s.tag().epoch()));
+      NodeTag newest = own.get(own.size() - 1).tag();
+      nodes.add(new NodeView<>(e.getKey(), newest.level(), newest.lo(), newest.hi(), newest.epoch(), List.copyOf(own)));
+    }
+    // Newest first: a node keeps its place unless a newer node of its level already took it.
+    nodes.sort(Comparator.comparingLong((NodeView<F> n) -> n.epoch()).reversed().thenComparingLong(NodeView::id));
+    List<List<NodeView<F>>> levels = new ArrayList<>();
+    for (NodeView<F> n : nodes) {
+      while (levels.size() < n.level()) {
+        levels.add(new ArrayList<>());
+      }
+      List<NodeView<F>> level = levels.get(n.level() - 1);
+      if (level.stream().anyMatch(o -> Rows.overlaps(o.lo(), o.hi(), n.lo(), n.hi()))) {
+        unplaced.addAll(n.files());
+      } else {
+        level.add(n);
+      }
+    }
+    depth = Math.max(depth, levels.size());
+    while (levels.size() < depth) {
+      levels.add(new ArrayList<>());
+    }
+    List<List<NodeView<F>>> sorted = new ArrayList<>();
+    for (List<NodeView<F>> level : levels) {
+      level.sort((a, b) -> Rows.compareLo(a.lo(), b.lo()));
+      sorted.add(List.copyOf(level));
+    }
+    return new TreeLayout<>(List.copyOf(sorted), List.copyOf(unplaced), depth, stamp);
+  }
+
+  /** The number of levels (0 for a store with no placed file). */
+  public int depth() {
+    return depth;
+  }
+
+  /** The nodes of level {@code i} (1..depth), sorted by range; empty past the depth. */
+  public List<NodeView<F>> level(int i) {
+    return i >= 1 && i <= depth ? levels.get(i - 1) : List.of();
+  }
+
+  /** The files no node holds. */
+  public List<Sequence<F>> unplaced() {
+    return unplaced;
+  }
+
+  /** The node with id {@code id}. */
+  public NodeView<F> node(long id) {
+    for (List<NodeView<F>> level : levels) {
+      for (NodeView<F> n : level) {
+        if (n.id() == id) {
+          return n;
+        }
+      }
+    }
+    throw new IllegalArgumentException("no node " + id);
+  }
+
+  /** The largest node id or epoch any file records: new stamps must be larger. */
+  public long largestStamp() {
+    return largestStamp;
+  }
+
+  /** D_1..D_depth: the bytes each level holds. */
+  public long[] levelBytes() {
+    long[] out = new long[depth];
+    for (int i = 1; i <= depth; i++) {
+      out[i - 1] = level(i).stream().mapToLong(NodeView::bytes).sum();
+    }
+    return out;
+  }
+
+  /**
+   * The files a read of rows {@code [start, stop]} (open ends empty) must open: the files of the
+   * nodes whose rows overlap it, and the unplaced files overlapping it. A file counts by the rows
+   * it holds, so a file is never missed even if it holds rows outside its node's range.
+   */
+  public List<F> filesFor(byte[] start, byte[] stop) {
+    List<F> out = new ArrayList<>();
+    for (List<NodeView<F>> level : levels) {
+      for (NodeView<F> n : level) {
+        addOverlapping(n.files(), start, stop, out);
+      }
+    }
+    addOverlapping(unplaced, start, stop, out);
+    return out;
+  }
+
+  private static <F> void addOverlapping(List<Sequence<F>> files, byte[] start, byte[] stop, List<F> out) {
+    for (Sequence<F> s : files) {
+      if (!s.isMarker() && Rows.overlaps(s.first(), s.last(), start, stop)) {
+        out.add(s.file());
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 1; i <= depth; i++) {
+      sb.append("L").append(i).append(':');
+      for (NodeView<F> n : level(i)) {
+        sb.append(" #").append(n.id()).append('[').append(NodeTag.show(n.lo())).append(',')
+            .append(NodeTag.show(n.hi())).append("]x").append(n.sequences());
+      }
+      sb.append('\n');
+    }
+    return sb.append("unplaced: ").append(unplaced.size()).toString();
+  }
+}

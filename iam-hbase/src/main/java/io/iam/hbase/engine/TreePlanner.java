@@ -1,0 +1,334 @@
+package io.iam.hbase.engine;
+
+import io.iam.core.tree.iam.CombinePlanner;
+import io.iam.core.tree.iam.FlushPlan;
+import io.iam.core.tree.iam.FlushPlanner;
+import io.iam.core.tree.iam.Mode;
+import io.iam.core.tree.iam.Node;
+import io.iam.core.tree.iam.TreeShape;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Asks iam-core's kernel ({@link FlushPlanner}, {@link CombinePlanner}) what the tree should do
+ * next and translates the answer into files to read and nodes to write ({@link NodePlan}). Holds
+ * no tree logic of its own beyond that translation and the order in which work is looked for,
+ * which is the embedded engine's: unplaced files first (they are a level-0 node flushed into level
+ * 1), then the deepest full internal node (a full internal child that blocks it goes first), then
+ * level-1 nodes whose last memstore flush the kernel would have merged (or merged and cut), then
+ * a new level once the leaf level is full, then a combine. Pure: no HBase types, no I/O.
+ */
+public final class TreePlanner {
+
+  /** A runaway guard on the number of levels. */
+  static final int MAX_DEPTH = 20;
+
+  /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
+  static final int CUT_DIVISOR = 5;
+
+  private final int fanout;
+  private final long capacity;
+  private final Function<long[], Mode> modes;
+
+  /**
+   * @param modes the mode for level sizes D_1..D_n (see {@link EngineSettings#modeFor})
+   */
+  public TreePlanner(int fanout, long capacity, Function<long[], Mode> modes) {
+    this.fanout = fanout;
+    this.capacity = capacity;
+    this.modes = modes;
+  }
+
+  /** The next compaction, or empty when the tree is settled. */
+  public <F> Optional<NodePlan<F>> next(TreeLayout<F> layout) {
+    if (layout.depth() == 0 && layout.unplaced().isEmpty()) {
+      return Optional.empty();
+    }
+    List<byte[]> extra = new ArrayList<>();
+    for (Sequence<F> s : layout.unplaced()) {
+      if (!s.isMarker()) {
+        extra.add(s.first());
+        extra.add(s.last());
+      }
+    }
+    Step<F> step = new Step<>(layout, RowRanks.of(layout, extra));
+    for (int depth = Math.max(1, layout.depth()); ; depth++) {
+      step.at(depth);
+      if (!layout.unplaced().isEmpty()) {
+        return Optional.of(step.adopt());
+      }
+      Optional<NodePlan<F>> plan = step.fullInternal();
+      if (plan.isEmpty()) {
+        plan = step.levelOneFollowUp();
+      }
+      if (plan.isPresent()) {
+        return plan;
+      }
+      if (!CombinePlanner.needsNewLevel(step.shape) || depth >= MAX_DEPTH) {
+        return CombinePlanner.pick(step.shape).map(victim ->
+            step.translate(FlushPlanner.planCombine(step.shape, victim, step.mode), true, "combine"));
+      }
+    }
+  }
+
+  /**
+   * How a memstore flush is cut into level-1 nodes: one target per level-1 node, split where the
+   * kernel's plan for a level-0 node over all rows splits them, each boundary kept in the gap
+   * between two nodes (a flush writes only the nodes it puts rows into, so it cannot take range
+   * from one); a new node if level 1 is empty. Inputs are empty.
+   */
+  public <F> NodePlan<F> flushRoute(TreeLayout<F> layout) {
+    int depth = Math.max(1, layout.depth());
+    List<TreeLayout.NodeView<F>> level1 = layout.level(1);
+    Mode mode = modes.apply(levelBytes(layout, depth));
+    if (level1.isEmpty()) {
+      return new NodePlan<>("move", List.of(), List.of(newNode(1, 0)), depth, mode);
+    }
+    RowRanks ranks = RowRanks.of(layout, List.of());
+    TreeShape shape = ranks.shape(layout, depth, fanout, capacity);
+    FlushPlan plan = FlushPlanner.plan(shape, new Node(-1, 0, 0, ranks.top(), 1, 1), mode);
+    List<FlushPlan.Assignment> as = plan.assignments();
+    long[] starts = new long[as.size()];
+    for (int j = 1; j < as.size(); j++) {
+      Node prev = as.get(j - 1).child();
+      Node next = as.get(j).child();
+      starts[j] = Math.max(prev.hi() + 1, Math.min(as.get(j).lo(), next.lo()));
+    }
+    List<Target> targets = new ArrayList<>();
+    for (int j = 0; j < as.size(); j++) {
+      TreeLayout.NodeView<F> c = layout.node(as.get(j).child().id());
+      byte[] lower = j == 0 ? null : ranks.row(starts[j]);
+      byte[] upper = j + 1 < as.size() ? ranks.row(starts[j + 1]) : null;
+      targets.add(new Target(c.id(), 1, c.lo(), c.hi(), lower, upper, false, 0));
+    }
+    return new NodePlan<>("flush", List.of(), targets, depth, mode);
+  }
+
+  private static Target newNode(int level, long cutBytes) {
+    return new Target(Target.NEW, level, null, null, null, null, false, cutBytes);
+  }
+
+  private static <F> long[] levelBytes(TreeLayout<F> layout, int depth) {
+    long[] own = layout.levelBytes();
+    return java.util.Arrays.copyOf(own, depth);
+  }
+
+  /** The planning of one step at one depth. */
+  private final class Step<F> {
+    private final TreeLayout<F> layout;
+    private final RowRanks ranks;
+    private int depth;
+    private TreeShape shape;
+    private Mode mode;
+
+    Step(TreeLayout<F> layout, RowRanks ranks) {
+      this.layout = layout;
+      this.ranks = ranks;
+    }
+
+    void at(int d) {
+      depth = d;
+      shape = ranks.shape(layout, d, fanout, capacity);
+      mode = modes.apply(levelBytes(layout, d));
+    }
+
+    /** The unplaced files as a level-0 node flushed into level 1 (a move if nothing overlaps). */
+    NodePlan<F> adopt() {
+      List<F> files = new ArrayList<>();
+      byte[] lo = null;
+      byte[] hi = null;
+      long bytes = 0;
+      for (Sequence<F> s : layout.unplaced()) {
+        files.add(s.file());
+        if (!s.isMarker()) {
+          lo = lo == null || Rows.compare(s.first(), lo) < 0 ? s.first() : lo;
+          hi = hi == null || Rows.compare(s.last(), hi) > 0 ? s.last() : hi;
+          bytes += s.bytes();
+        }
+      }
+      if (lo == null) {
+        return new NodePlan<>("adopt", files, List.of(), depth, mode); // only empty files: drop them
+      }
+      Node memtable = new Node(-1, 0, ranks.lo(lo), ranks.hi(hi), bytes, files.size());
+      return translate(FlushPlanner.plan(shape, memtable, mode), false, "adopt");
+    }
+
+    /** The deepest, fullest full internal node that can flush, or a full child blocking it. */
+    Optional<NodePlan<F>> fullInternal() {
+      for (int i = depth - 1; i >= 1; i--) {
+        for (Node n : fullest(shape.level(i))) {
+          Optional<NodePlan<F>> plan = unblocking(n);
+          if (plan.isPresent()) {
+            return plan;
+          }
+        }
+      }
+      return Optional.empty();
+    }
+
+    private Optional<NodePlan<F>> unblocking(Node n) {
+      FlushPlan plan = FlushPlanner.plan(shape, n, mode);
+      if (plan.kind() == FlushPlan.Kind.FLUSH && !shape.isLeaf(n.level() + 1)) {
+        List<Node> blockers = fullest(shape.children(n));
+        if (!blockers.isEmpty()) {
+          for (Node c : blockers) {
+            Optional<NodePlan<F>> p = unblocking(c);
+            if (p.isPresent()) {
+              return p;
+            }
+          }
+          return Optional.empty();
+        }
+      }
+      return Optional.of(translate(plan, false, plan.kind().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    private List<Node> fullest(List<Node> nodes) {
+      List<Node> full = new ArrayList<>();
+      for (Node n : nodes) {
+        if (n.bytes() >= capacity) {
+          full.add(n);
+        }
+      }
+      full.sort(Comparator.comparingLong(Node::bytes).reversed());
+      return full;
+    }
+
+    /**
+     * A level-1 node whose newest sequence came from a memstore flush that appended it, where the
+     * kernel, planning that flush, would have merged it (its mode merges at level 1 with the
+     * sequences held before) or merged and cut it (a leaf that was already full).
+     */
+    Optional<NodePlan<F>> levelOneFollowUp() {
+      for (TreeLayout.NodeView<F> x : layout.level(1)) {
+        List<Sequence<F>> data = x.dataFiles();
+        if (data.size() < 2) {
+          continue;
+        }
+        long before = x.bytes() - data.get(data.size() - 1).bytes();
+        List<F> inputs = x.files().stream().map(Sequence::file).toList();
+        if (shape.isLeaf(1) && before >= capacity) {
+          Target cut = new Target(Target.NEW, 1, x.lo(), x.hi(), null, null, false, capacity / CUT_DIVISOR);
+          return Optional.of(new NodePlan<>("cut", inputs, List.of(cut), depth, mode));
+        }
+        if (mode.merges(1, data.size() - 1)) {
+          Target merged = new Target(x.id(), 1, x.lo(), x.hi(), null, null, true, 0);
+          return Optional.of(new NodePlan<>("merge", inputs, List.of(merged), depth, mode));
+        }
+      }
+      return Optional.empty();
+    }
+
+    /** The kernel's plan as files to read and nodes to write; {@code destroy} for a combine. */
+    NodePlan<F> translate(FlushPlan plan, boolean destroy, String kind) {
+      Node n = plan.node();
+      int level = n.level();
+      List<F> inputs = new ArrayList<>();
+      if (level == 0) {
+        layout.unplaced().forEach(s -> inputs.add(s.file()));
+      } else {
+        addFiles(layout.node(n.id()), inputs);
+      }
+      List<Target> targets = new ArrayList<>();
+      switch (plan.kind()) {
+        case MOVE -> {
+          if (level == 0) {
+            targets.add(newNode(1, 0));
+          } else {
+            TreeLayout.NodeView<F> v = layout.node(n.id());
+            targets.add(new Target(v.id(), level + 1, v.lo(), v.hi(), null, null, true, 0));
+          }
+        }
+        case SPLIT -> {
+          TreeLayout.NodeView<F> v = layout.node(n.id());
+          byte[] split = ranks.row(plan.splitKey());
+          targets.add(new Target(Target.NEW, level, v.lo(), ranks.row(plan.splitKey() - 1), null, split, true, 0));
+          targets.add(new Target(Target.NEW, level, split, v.hi(), split, null, true, 0));
+        }
+        case FLUSH -> {
+          flushTargets(plan, inputs, targets);
+          if (level >= 1 && !destroy) {
+            targets.add(emptiedMarker(n));
+          }
+        }
+      }
+      return new NodePlan<>(kind, inputs, targets, depth, mode);
+    }
+
+    private void flushTargets(FlushPlan plan, List<F> inputs, List<Target> targets) {
+      Node n = plan.node();
+      int childLevel = n.level() + 1;
+      boolean leaf = shape.isLeaf(childLevel);
+      List<FlushPlan.Assignment> as = plan.assignments();
+      for (int j = 0; j < as.size(); j++) {
+        FlushPlan.Assignment a = as.get(j);
+        TreeLayout.NodeView<F> c = layout.node(a.child().id());
+        byte[] lower = j == 0 ? null : bound(a.lo());
+        byte[] upper = j + 1 < as.size() ? bound(as.get(j + 1).lo()) : null;
+        byte[] lo = c.lo();
+        byte[] hi = c.hi();
+        if (!leaf) {
+          lo = a.lo() == n.lo() ? Rows.minLo(c.lo(), ranks.row(a.lo())) : ranks.row(a.lo());
+          hi = a.hi() == n.hi() ? Rows.maxHi(c.hi(), ranks.row(a.hi())) : ranks.row(a.hi());
+        }
+        switch (a.action()) {
+          case APPEND -> {
+            // A child holding no cells (only its marker) may lose range: its marker is rewritten.
+            boolean emptied = c.bytes() == 0;
+            if (emptied) {
+              addFiles(c, inputs);
+            }
+            targets.add(new Target(c.id(), childLevel, lo, hi, lower, upper, emptied, 0));
+          }
+          case MERGE -> {
+            addFiles(c, inputs);
+            targets.add(new Target(c.id(), childLevel, lo, hi, lower, upper, true, 0));
+          }
+          case MERGE_AND_CUT -> {
+            addFiles(c, inputs);
+            targets.add(new Target(Target.NEW, childLevel, lo, hi, lower, upper, false, capacity / CUT_DIVISOR));
+          }
+        }
+      }
+    }
+
+    /**
+     * The marker of a node that flushed: it stays, empty, with its range shrunk by {@link
+     * FlushPlanner#planShrink}. Only its own end moves: its neighbours are not rewritten (they
+     * keep their ranges and a gap remains, which the kernel allows).
+     */
+    private Target emptiedMarker(Node n) {
+      Node emptied = new Node(n.id(), n.level(), n.lo(), n.hi(), 0, 0);
+      List<List<Node>> levels = new ArrayList<>();
+      for (int i = 1; i <= shape.depth(); i++) {
+        List<Node> level = new ArrayList<>(shape.level(i));
+        if (i == n.level()) {
+          level.replaceAll(x -> x.id() == n.id() ? emptied : x);
+        }
+        levels.add(level);
+      }
+      Node own = emptied;
+      for (Node c : FlushPlanner.planShrink(new TreeShape(levels, fanout, capacity), emptied)) {
+        if (c.id() == n.id()) {
+          own = c;
+        }
+      }
+      return Target.marker(n.id(), n.level(), ranks.row(own.lo()), ranks.row(own.hi()));
+    }
+
+    private byte[] bound(long rank) {
+      return rank <= 0 || rank >= ranks.top() ? null : ranks.row(rank);
+    }
+
+    private void addFiles(TreeLayout.NodeView<F> v, List<F> inputs) {
+      for (Sequence<F> s : v.files()) {
+        if (!inputs.contains(s.file())) {
+          inputs.add(s.file());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,194 @@
+package io.iam.hbase.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.hbase.MiniHBase;
+import io.iam.hbase.StoreProbe;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The IAM store engine in a real HBase mini cluster: many small flushes build a tree of several
+ * levels whose nodes hold several HFiles, every row reads back, and the tree survives a reopen,
+ * a region split, a region merge and a region server that dies mid-compaction.
+ */
+@ExtendWith(MiniHBase.class)
+class IamStoreEngineTest {
+
+  /** Each flush writes about 33 KiB; a node is full at 96 KiB and has at most 3 children. */
+  private static final int ROWS_PER_FLUSH = 32;
+  private static final Map<String, String> SMALL_TREE = Map.of("fanout", "3", "node-capacity", "96KiB");
+
+  private static StoreProbe tableWithTree(String name, Map<String, String> options, String... coprocessors)
+      throws Exception {
+    TableName table = TableName.valueOf(name);
+    EngineProbe.createTable(table, options, Map.of(), coprocessors);
+    return new StoreProbe(table);
+  }
+
+  private static void flushes(StoreProbe probe, int n) throws Exception {
+    for (int i = 0; i < n; i++) {
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      probe.flushAndSettle();
+    }
+  }
+
+  @Test
+  void manySmallFlushesBuildATreeOfLevelsAndSequences() throws Exception {
+    StoreProbe probe = tableWithTree("iam_tree", SMALL_TREE);
+    flushes(probe, 24);
+    HStore store = probe.store();
+    TreeLayout<HStoreFile> layout = EngineProbe.layout(store);
+    int levelsWithNodes = 0;
+    int maxSequences = 0;
+    for (int i = 1; i <= layout.depth(); i++) {
+      levelsWithNodes += layout.level(i).isEmpty() ? 0 : 1;
+      for (TreeLayout.NodeView<HStoreFile> n : layout.level(i)) {
+        maxSequences = Math.max(maxSequences, n.sequences());
+      }
+    }
+    assertTrue(levelsWithNodes >= 2, "levels holding nodes:\n" + layout);
+    assertTrue(maxSequences >= 2, "a node holds several sequences:\n" + layout);
+    EngineProbe.assertSound(store);
+    assertTrue(EngineProbe.engine(store).getCompactionPolicy() instanceof IamTreePolicy);
+    assertTrue(((IamTreePolicy) EngineProbe.engine(store).getCompactionPolicy()).plan(layout).isEmpty(),
+        "the tree is settled");
+    probe.verifyAllRows();
+  }
+
+  @Test
+  void mergingTreeKeepsOneSequencePerNodeBelowLevelOne() throws Exception {
+    StoreProbe probe = tableWithTree("iam_merge", Map.of("fanout", "3", "node-capacity", "96KiB", "tree", "lsm-merge"));
+    flushes(probe, 12);
+    HStore store = probe.store();
+    TreeLayout<HStoreFile> layout = EngineProbe.layout(store);
+    assertTrue(layout.depth() >= 2, "levels:\n" + layout);
+    for (int i = 1; i <= layout.depth(); i++) {
+      for (TreeLayout.NodeView<HStoreFile> n : layout.level(i)) {
+        assertTrue(n.sequences() <= 1, "lsm-merge merges every flush: node " + n.id() + "\n" + layout);
+      }
+    }
+    EngineProbe.assertSound(store);
+    probe.verifyAllRows();
+  }
+
+  @Test
+  void reopenRebuildsTheSameTree() throws Exception {
+    StoreProbe probe = tableWithTree("iam_reopen", SMALL_TREE);
+    flushes(probe, 10);
+    List<String> before = EngineProbe.signature(EngineProbe.layout(probe.store()));
+    assertTrue(before.size() >= 2, "nodes before: " + before);
+    Admin admin = MiniHBase.util().getAdmin();
+    admin.disableTable(probe.table());
+    admin.enableTable(probe.table());
+    MiniHBase.util().waitTableAvailable(probe.table());
+    HStore store = probe.store();
+    assertEquals(before, EngineProbe.signature(EngineProbe.layout(store)), "the tree after a reopen");
+    probe.verifyAllRows();
+    flushes(probe, 2);
+    EngineProbe.assertSound(probe.store());
+    probe.verifyAllRows();
+  }
+
+  @Test
+  void splitAndMergeKeepEveryRowAndRebuildTheTree() throws Exception {
+    StoreProbe probe = tableWithTree("iam_split", SMALL_TREE);
+    flushes(probe, 8);
+    Admin admin = MiniHBase.util().getAdmin();
+    HRegion parent = probe.store().getHRegion();
+    admin.splitRegionAsync(parent.getRegionInfo().getRegionName(), Bytes.toBytes("row-80000000")).get();
+    MiniHBase.util().waitFor(60_000, () -> probe.regions().size() == 2);
+    MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+    probe.awaitSettled();
+    probe.verifyAllRows();
+    for (HRegion daughter : probe.regions()) {
+      HStore store = daughter.getStore(StoreProbe.FAMILY);
+      assertTrue(store.getStorefilesCount() > 0, "daughter " + daughter + " holds files");
+      EngineProbe.assertSound(store); // the references were adopted into the daughter's own tree
+      store.closeAndArchiveCompactedFiles(); // a region holding references cannot merge
+    }
+
+    List<HRegion> daughters = probe.regions();
+    admin.mergeRegionsAsync(new byte[][] {daughters.get(0).getRegionInfo().getEncodedNameAsBytes(),
+        daughters.get(1).getRegionInfo().getEncodedNameAsBytes()}, false).get();
+    MiniHBase.util().waitFor(60_000, () -> probe.regions().size() == 1);
+    MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+    probe.awaitSettled();
+    probe.verifyAllRows();
+    EngineProbe.assertSound(probe.store());
+    flushes(probe, 2);
+    EngineProbe.assertSound(probe.store());
+    probe.verifyAllRows();
+  }
+
+  @Test
+  void regionServerDyingMidCompactionLosesNothing() throws Exception {
+    StoreProbe probe = tableWithTree("iam_abort", SMALL_TREE, CompactionGate.class.getName());
+    MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
+    // Keep the region away from hbase:meta's server, which the test kills.
+    HRegion region = probe.store().getHRegion();
+    ServerName metaServer = cluster.getServerHoldingMeta();
+    ServerName other = cluster.getRegionServerThreads().stream().map(t -> t.getRegionServer().getServerName())
+        .filter(s -> !s.equals(metaServer)).findFirst().orElseThrow();
+    MiniHBase.util().getAdmin().move(region.getRegionInfo().getEncodedNameAsBytes(), other);
+    MiniHBase.util().waitFor(60_000, () -> probe.regions().size() == 1
+        && cluster.getServerWith(probe.regions().get(0).getRegionInfo().getRegionName()) >= 0
+        && cluster.getRegionServer(cluster.getServerWith(probe.regions().get(0).getRegionInfo().getRegionName()))
+            .getServerName().equals(other));
+    flushes(probe, 6);
+
+    CompactionGate.arm();
+    int rounds = 0;
+    while (!CompactionGate.awaitHeld(0) && rounds++ < 20) {
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      HRegion r = probe.regions().get(0);
+      r.flush(true);
+      cluster.getRegionServer(cluster.getServerWith(r.getRegionInfo().getRegionName())).getCompactSplitThread()
+          .requestSystemCompaction(r, "test");
+      CompactionGate.awaitHeld(5);
+    }
+    assertTrue(CompactionGate.awaitHeld(0), "a compaction was held");
+    probe.writeNewRows(ROWS_PER_FLUSH); // in the memstore and the WAL only
+    int victim = cluster.getServerWith(probe.regions().get(0).getRegionInfo().getRegionName());
+    HRegionServer dying = cluster.getRegionServer(victim);
+    cluster.abortRegionServer(victim);
+    CompactionGate.release();
+    cluster.waitOnRegionServer(victim);
+    cluster.startRegionServer();
+    MiniHBase.util().waitFor(120_000, () -> {
+      List<HRegion> rs = probe.regions();
+      return rs.size() == 1 && cluster.getServerWith(rs.get(0).getRegionInfo().getRegionName()) >= 0;
+    });
+    MiniHBase.util().waitUntilNoRegionsInTransition(120_000);
+    HRegion reopened = probe.regions().get(0);
+    assertNotEquals(dying.getServerName(),
+        cluster.getRegionServer(cluster.getServerWith(reopened.getRegionInfo().getRegionName())).getServerName());
+    probe.verifyAllRows();
+    flushes(probe, 2);
+    EngineProbe.assertSound(probe.store());
+    probe.verifyAllRows();
+  }
+
+  @Test
+  void badEngineSettingsFallBackToTheDefaults() throws Exception {
+    StoreProbe probe = tableWithTree("iam_bad", Map.of("fanout", "1"));
+    IamTreePolicy policy = (IamTreePolicy) EngineProbe.engine(probe.store()).getCompactionPolicy();
+    assertEquals(EngineSettings.defaults().asStrings(), policy.settings().asStrings());
+    probe.writeNewRows(ROWS_PER_FLUSH);
+    probe.flushAndSettle();
+    probe.verifyAllRows();
+  }
+}

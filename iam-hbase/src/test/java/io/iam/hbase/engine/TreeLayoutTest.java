@@ -1,0 +1,97 @@
+package io.iam.hbase.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The tags' file-info encoding and the tree rebuilt from tags alone, without HBase. */
+class TreeLayoutTest {
+
+  static byte[] row(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  static Sequence<String> file(String name, NodeTag tag, String first, String last, long bytes) {
+    return new Sequence<>(name, tag, first == null ? null : row(first), last == null ? null : row(last), bytes);
+  }
+
+  static NodeTag tag(long node, int level, String lo, String hi, long epoch) {
+    return new NodeTag(node, level, row(lo), row(hi), epoch, 3);
+  }
+
+  @Test
+  void tagsRoundTripThroughFileInfoIncludingOpenEnds() {
+    NodeTag closed = tag(7, 2, "b", "m", 42);
+    NodeTag open = new NodeTag(9, 1, Rows.OPEN, Rows.OPEN, 43, 1);
+    for (NodeTag t : List.of(closed, open)) {
+      Map<String, byte[]> info = new HashMap<>();
+      t.toFileInfo().forEach((k, v) -> info.put(new String(k, StandardCharsets.US_ASCII), v));
+      NodeTag back = NodeTag.read(k -> info.get(new String(k, StandardCharsets.US_ASCII))).orElseThrow();
+      assertEquals(t, back);
+    }
+    assertArrayEquals(Rows.OPEN, open.lo());
+  }
+
+  @Test
+  void incompleteOrMalformedTagsReadAsUnplaced() {
+    Map<String, byte[]> info = new HashMap<>();
+    tag(7, 2, "b", "m", 42).toFileInfo().forEach((k, v) -> info.put(new String(k, StandardCharsets.US_ASCII), v));
+    info.remove("IAM_EPOCH");
+    assertEquals(Optional.empty(), NodeTag.read(k -> info.get(new String(k, StandardCharsets.US_ASCII))));
+    Map<String, byte[]> reversed = new HashMap<>();
+    tag(7, 2, "b", "m", 42).toFileInfo().forEach((k, v) -> reversed.put(new String(k, StandardCharsets.US_ASCII), v));
+    reversed.put("IAM_LO", row("z")); // lo > hi
+    assertEquals(Optional.empty(), NodeTag.read(k -> reversed.get(new String(k, StandardCharsets.US_ASCII))));
+    assertEquals(Optional.empty(), NodeTag.read(k -> null));
+  }
+
+  @Test
+  void nodesTakeLevelAndRangeFromTheirNewestFile() {
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("a1", tag(1, 1, "a", "f", 10), "a", "e", 100),
+        file("a2", tag(1, 2, "a", "k", 12), null, null, 0), // a marker moving node 1 to level 2
+        file("b1", tag(2, 1, "g", "p", 11), "g", "p", 50),
+        file("c1", tag(3, 2, "m", "z", 9), "m", "z", 70),
+        file("legacy", null, "c", "x", 30)));
+    assertEquals(List.of(2L), layout.level(1).stream().map(TreeLayout.NodeView::id).toList());
+    assertEquals(List.of(1L, 3L), layout.level(2).stream().map(TreeLayout.NodeView::id).toList());
+    TreeLayout.NodeView<String> moved = layout.node(1);
+    assertArrayEquals(row("k"), moved.hi());
+    assertEquals(1, moved.sequences());
+    assertEquals(100, moved.bytes());
+    assertEquals(List.of("legacy"), layout.unplaced().stream().map(Sequence::file).toList());
+    assertEquals(12, layout.largestStamp());
+    assertEquals(3, layout.depth(), "the depth the tags record");
+    assertTrue(layout.level(3).isEmpty());
+  }
+
+  @Test
+  void overlappingNodesOfALevelKeepTheNewerAndUnplaceTheOlder() {
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("old", tag(1, 1, "a", "m", 5), "a", "m", 10),
+        file("new", tag(2, 1, "k", "z", 6), "k", "z", 10)));
+    assertEquals(List.of(2L), layout.level(1).stream().map(TreeLayout.NodeView::id).toList());
+    assertEquals(List.of("old"), layout.unplaced().stream().map(Sequence::file).toList());
+  }
+
+  @Test
+  void readsOpenOnlyFilesHoldingRowsOfTheRangePlusOverlappingUnplacedOnes() {
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("left", tag(1, 1, "a", "f", 1), "a", "f", 10),
+        file("right", tag(2, 1, "g", "p", 2), "h", "p", 10),
+        file("deep", tag(3, 2, "a", "z", 3), "b", "y", 10),
+        file("marker", tag(4, 2, "zz", "zzz", 4), null, null, 0),
+        file("unplaced", null, "q", "r", 10)));
+    assertEquals(List.of("right", "deep"), layout.filesFor(row("i"), row("j")));
+    assertEquals(List.of("left", "deep"), layout.filesFor(row("c"), row("c")));
+    assertEquals(List.of("right", "deep", "unplaced"), layout.filesFor(row("p"), row("q")));
+    assertEquals(List.of("left", "right", "deep", "unplaced"), layout.filesFor(Rows.OPEN, Rows.OPEN));
+  }
+}
