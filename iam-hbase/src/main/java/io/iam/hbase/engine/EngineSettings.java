@@ -63,7 +63,7 @@ public final class EngineSettings {
         given.put(e.getKey().substring(PREFIX.length()), e.getValue().trim());
       }
     }
-    return new EngineSettings(TABLE.parse(given, PREFIX));
+    return new EngineSettings(TABLE.parse(given, key -> PREFIX + key));
   }
 
   /** Every option at its default. */

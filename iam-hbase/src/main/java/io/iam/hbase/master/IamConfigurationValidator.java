@@ -1,6 +1,7 @@
 package io.iam.hbase.master;
 
 import io.iam.hbase.config.CompactionSettings;
+import io.iam.hbase.engine.EngineSettings;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +19,8 @@ import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Refuses a table whose {@code iam.*} properties do not validate, when it is created or altered
+ * Refuses a table whose {@code iam.*} properties (the stack policies' {@code iam.compaction.*} and
+ * the store engine's {@code iam.engine.*}) do not validate, when it is created or altered
  * (HBase runs {@code alter} and {@code Admin.modifyColumnFamily} through the same modify-table
  * hook), so a bad value reaches the client as an error and never a region server. Install it on
  * the master with {@code hbase.coprocessor.master.classes=io.iam.hbase.master.IamConfigurationValidator}.
@@ -59,6 +61,7 @@ public class IamConfigurationValidator implements MasterCoprocessor, MasterObser
       Map<String, String> store = storeProperties(base, table, family);
       try {
         CompactionSettings.parse(store.entrySet());
+        EngineSettings.parse(store.entrySet());
       } catch (IllegalArgumentException e) {
         throw new DoNotRetryIOException("table '" + table.getTableName().getNameAsString()
             + "', column family '" + family.getNameAsString() + "': " + e.getMessage());

@@ -1,12 +1,14 @@
 package io.iam.hbase.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.hbase.MiniHBase;
 import io.iam.hbase.StoreProbe;
 import java.util.List;
+import java.io.IOException;
 import java.util.Map;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
@@ -183,12 +185,25 @@ class IamStoreEngineTest {
   }
 
   @Test
-  void badEngineSettingsFallBackToTheDefaults() throws Exception {
-    StoreProbe probe = tableWithTree("iam_bad", Map.of("fanout", "1"));
-    IamTreePolicy policy = (IamTreePolicy) EngineProbe.engine(probe.store()).getCompactionPolicy();
-    assertEquals(EngineSettings.defaults().asStrings(), policy.settings().asStrings());
-    probe.writeNewRows(ROWS_PER_FLUSH);
-    probe.flushAndSettle();
-    probe.verifyAllRows();
+  void badEngineSettingsAreRefusedOrFallBackToTheDefaults() throws Exception {
+    // Through the master: refused at create, naming the property.
+    IOException refused = assertThrows(IOException.class,
+        () -> tableWithTree("iam_refused", Map.of("fanout", "1")));
+    assertTrue(refused.getMessage().contains("iam.engine.fanout=1 is out of range"), refused.getMessage());
+
+    // A bad value the master cannot see (a region server's own hbase-site.xml) does not fail the
+    // region: the store logs it and runs with the defaults.
+    var servers = MiniHBase.util().getMiniHBaseCluster().getLiveRegionServerThreads();
+    servers.forEach(t -> t.getRegionServer().getConfiguration().set("iam.engine.fanout", "1"));
+    try {
+      StoreProbe probe = tableWithTree("iam_bad", Map.of());
+      IamTreePolicy policy = (IamTreePolicy) EngineProbe.engine(probe.store()).getCompactionPolicy();
+      assertEquals(EngineSettings.defaults().asStrings(), policy.settings().asStrings());
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      probe.flushAndSettle();
+      probe.verifyAllRows();
+    } finally {
+      servers.forEach(t -> t.getRegionServer().getConfiguration().unset("iam.engine.fanout"));
+    }
   }
 }

@@ -61,6 +61,9 @@ class BadConfigurationTest {
     m = refusal(() -> admin.createTable(table("bad_key", "iam.compaction.maxcomponents", "4")));
     assertTrue(m.contains("unknown property 'iam.compaction.maxcomponents'"), m);
     assertFalse(admin.tableExists(TableName.valueOf("bad_k")));
+    m = refusal(() -> admin.createTable(table("bad_engine", "iam.engine.tree", "leveled")));
+    assertTrue(m.contains("iam.engine.tree"), m);
+    assertFalse(admin.tableExists(TableName.valueOf("bad_engine")));
     assertHealthy();
   }
 
