@@ -50,12 +50,7 @@ public final class CompactionSettings {
    *     the property names the user wrote
    */
   public static CompactionSettings parse(Iterable<Map.Entry<String, String>> properties) {
-    Map<String, String> given = new TreeMap<>();
-    for (Map.Entry<String, String> e : properties) {
-      if (e.getKey().startsWith(PREFIX)) {
-        given.put(e.getKey().substring(PREFIX.length()), e.getValue().trim());
-      }
-    }
+    Map<String, String> given = PrefixedProperties.under(PREFIX, properties);
     String name = given.remove("policy");
     MergePolicies.Descriptor descriptor;
     try {

@@ -8,11 +8,11 @@ import io.iam.core.option.Option;
 import io.iam.core.option.OptionTable;
 import io.iam.core.option.OptionType;
 import io.iam.core.option.OptionValues;
+import io.iam.hbase.config.PrefixedProperties;
 import io.iam.core.tree.iam.MkChooser;
 import io.iam.core.tree.iam.Mode;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The options of {@link IamStoreEngine}, as HBase properties {@value #PREFIX}{@code <key>}. The
@@ -57,12 +57,7 @@ public final class EngineSettings {
    * @throws InvalidOptionsException naming every unknown property and bad value as written
    */
   public static EngineSettings parse(Iterable<Map.Entry<String, String>> properties) {
-    Map<String, String> given = new TreeMap<>();
-    for (Map.Entry<String, String> e : properties) {
-      if (e.getKey().startsWith(PREFIX) && e.getValue() != null) {
-        given.put(e.getKey().substring(PREFIX.length()), e.getValue().trim());
-      }
-    }
+    Map<String, String> given = PrefixedProperties.under(PREFIX, properties);
     return new EngineSettings(TABLE.parse(given, key -> PREFIX + key));
   }
 
