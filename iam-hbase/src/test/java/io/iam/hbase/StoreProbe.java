@@ -47,6 +47,12 @@ public final class StoreProbe {
     return table;
   }
 
+  /** The serialized bytes of the one cell {@link #writeNewRows} writes for {@code key}. */
+  public static long cellBytes(String key) {
+    return new org.apache.hadoop.hbase.KeyValue(Bytes.toBytes(key), FAMILY, QUALIFIER, 0L, new byte[VALUE_BYTES])
+        .getSerializedSize();
+  }
+
   /** Writes {@code rows} new, distinct rows and returns their keys. */
   public List<String> writeNewRows(int rows) throws IOException {
     List<String> keys = new ArrayList<>(rows);

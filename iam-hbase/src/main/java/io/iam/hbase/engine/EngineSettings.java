@@ -11,6 +11,7 @@ import io.iam.core.option.OptionValues;
 import io.iam.hbase.config.PrefixedProperties;
 import io.iam.core.tree.iam.MkChooser;
 import io.iam.core.tree.iam.Mode;
+import io.iam.core.tree.layout.TreePlanner;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +34,7 @@ public final class EngineSettings {
   public static final Option<Long> NODE_CAPACITY =
       Option.builder("node-capacity", OptionType.SIZE)
           .defaultValue(128L << 20).bounds(16L << 10, 16L << 30)
-          .doc("C_t: a node holding this many bytes of HFiles is full and flushes into its children; a full leaf is cut into leaves of C_t/5").build();
+          .doc("C_t: a node whose HFiles hold this many bytes of cells (serialized, before encoding or compression) is full and flushes into its children; a full leaf is cut into leaves of C_t/5").build();
 
   public static final Option<Long> CACHE_SIZE =
       Option.builder("cache-size", OptionType.SIZE)
@@ -106,6 +107,15 @@ public final class EngineSettings {
         yield Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
       }
     };
+  }
+
+  /**
+   * The planner a store with these settings uses when the region server's block cache holds
+   * {@code blockCacheCapacity} bytes: m and k follow the level sizes at every plan.
+   */
+  public TreePlanner planner(long blockCacheCapacity) {
+    long cache = cacheBytes(blockCacheCapacity);
+    return new TreePlanner(fanout(), nodeCapacity(), d -> modeFor(d, cache));
   }
 
   /** The values in canonical text form. */

@@ -1,5 +1,6 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.Target;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.LongSupplier;

@@ -1,5 +1,7 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.NodePlan;
+import io.iam.core.tree.layout.Target;
 import io.iam.core.option.InvalidOptionsException;
 import java.io.IOException;
 import java.util.ArrayList;

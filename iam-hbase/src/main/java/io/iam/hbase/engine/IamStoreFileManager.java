@@ -1,5 +1,9 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.NodeTag;
+import io.iam.core.tree.layout.Rows;
+import io.iam.core.tree.layout.Sequence;
+import io.iam.core.tree.layout.TreeLayout;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -78,12 +82,16 @@ public final class IamStoreFileManager implements StoreFileManager {
     return new State(files, layout);
   }
 
-  /** How the tree sees {@code f}: its tag unless it is a reference or a bulk load, rows, length. */
+  /**
+   * How the tree sees {@code f}: its tag unless it is a reference or a bulk load, rows, and its cell
+   * bytes as recorded (its length for a file that records none).
+   */
   static Sequence<HStoreFile> sequence(HStoreFile f) {
     NodeTag tag = f.isReference() || f.isBulkLoadResult() ? null : NodeTag.read(f::getMetadataValue).orElse(null);
     byte[] first = f.getFirstKey().map(CellUtil::cloneRow).orElse(null);
     byte[] last = f.getLastKey().map(CellUtil::cloneRow).orElse(null);
-    long bytes = f.getReader() == null ? 0 : f.getReader().length();
+    long cellBytes = tag == null ? -1 : NodeTag.readCellBytes(f::getMetadataValue);
+    long bytes = cellBytes >= 0 ? cellBytes : f.getReader() == null ? 0 : f.getReader().length();
     return new Sequence<>(f, tag, first, first == null ? null : last, bytes);
   }
 

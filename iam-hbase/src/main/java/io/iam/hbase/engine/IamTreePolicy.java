@@ -1,5 +1,8 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.NodePlan;
+import io.iam.core.tree.layout.TreeLayout;
+import io.iam.core.tree.layout.TreePlanner;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.function.LongSupplier;
@@ -36,8 +39,7 @@ public final class IamTreePolicy extends CompactionPolicy {
 
   /** A planner for the current cache size. */
   public TreePlanner planner() {
-    long cache = settings.cacheBytes(blockCacheCapacity.getAsLong());
-    return new TreePlanner(settings.fanout(), settings.nodeCapacity(), d -> settings.modeFor(d, cache));
+    return settings.planner(blockCacheCapacity.getAsLong());
   }
 
   /** The next step for {@code layout}, if any. */

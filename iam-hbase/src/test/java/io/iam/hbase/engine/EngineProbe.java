@@ -1,5 +1,9 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.NodeTag;
+import io.iam.core.tree.layout.Rows;
+import io.iam.core.tree.layout.Sequence;
+import io.iam.core.tree.layout.TreeLayout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;

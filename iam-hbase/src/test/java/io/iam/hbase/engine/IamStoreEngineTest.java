@@ -1,5 +1,6 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.TreeLayout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

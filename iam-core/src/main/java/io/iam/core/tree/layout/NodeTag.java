@@ -1,4 +1,4 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +28,11 @@ public record NodeTag(long node, int level, byte[] lo, byte[] hi, long epoch, in
   public static final byte[] HI = key("IAM_HI");
   public static final byte[] EPOCH = key("IAM_EPOCH");
   public static final byte[] DEPTH = key("IAM_DEPTH");
+  /**
+   * The serialized bytes of the cells a file holds, written next to the tag: the size the tree
+   * plans with, so a node's fill does not depend on block, index and trailer overhead.
+   */
+  public static final byte[] CELL_BYTES = key("IAM_CELL_BYTES");
 
   public NodeTag {
     if (node < 0 || level < 1 || depth < level || !Rows.atMost(lo, hi)) {
@@ -71,6 +76,17 @@ public record NodeTag(long node, int level, byte[] lo, byte[] hi, long epoch, in
     }
   }
 
+  /** The {@link #CELL_BYTES} value for {@code bytes}. */
+  public static byte[] cellBytes(long bytes) {
+    return ByteBuffer.allocate(8).putLong(bytes).array();
+  }
+
+  /** The cell bytes a file records through {@code fileInfo}, or -1 if it records none (or a bad value). */
+  public static long readCellBytes(Function<byte[], byte[]> fileInfo) {
+    byte[] v = fileInfo.apply(CELL_BYTES);
+    return v == null || v.length != 8 ? -1 : Math.max(-1, ByteBuffer.wrap(v).getLong());
+  }
+
   private static byte[] key(String name) {
     return name.getBytes(StandardCharsets.US_ASCII);
   }
@@ -91,7 +107,8 @@ public record NodeTag(long node, int level, byte[] lo, byte[] hi, long epoch, in
     return "node " + node + " L" + level + " [" + show(lo) + ", " + show(hi) + "] epoch " + epoch + " depth " + depth;
   }
 
-  static String show(byte[] end) {
+  /** A range end as text: {@code open} or the row as ISO-8859-1. */
+  public static String show(byte[] end) {
     return end.length == 0 ? "open" : new String(end, StandardCharsets.ISO_8859_1);
   }
 }

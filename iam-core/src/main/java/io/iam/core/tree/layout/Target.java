@@ -1,4 +1,4 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 /**
  * One node a flush or compaction writes: the cells of rows in {@code [lower, upper)} (null: no
@@ -14,26 +14,26 @@ public record Target(long node, int level, byte[] lo, byte[] hi, byte[] lower, b
   /** A new node: its id is drawn when it is written. */
   public static final long NEW = -1;
 
-  /** No node: the file is written untagged (unplaced), for a selection HBase forced on the engine. */
+  /** No node: the file is written untagged (unplaced), for a selection a host forced on the tree. */
   public static final long UNPLACED = -2;
 
   /** One untagged file for all rows. */
-  static Target unplaced() {
+  public static Target unplaced() {
     return new Target(UNPLACED, 1, null, null, null, null, false, 0);
   }
 
   /** Whether row {@code row} belongs to this target's interval. */
-  boolean routes(byte[] row) {
+  public boolean routes(byte[] row) {
     return (lower == null || Rows.compare(lower, row) <= 0) && (upper == null || Rows.compare(row, upper) < 0);
   }
 
   /** A target that receives no rows and only records a node's new level or range. */
-  static Target marker(long node, int level, byte[] lo, byte[] hi) {
+  public static Target marker(long node, int level, byte[] lo, byte[] hi) {
     return new Target(node, level, lo, hi, Rows.OPEN, Rows.OPEN, true, 0);
   }
 
   /** Whether this target receives no rows at all (a marker). */
-  boolean markerOnly() {
+  public boolean markerOnly() {
     return lower != null && upper != null && lower.length == 0 && upper.length == 0;
   }
 }

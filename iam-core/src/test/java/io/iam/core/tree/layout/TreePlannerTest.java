@@ -1,8 +1,8 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
-import static io.iam.hbase.engine.TreeLayoutTest.file;
-import static io.iam.hbase.engine.TreeLayoutTest.row;
-import static io.iam.hbase.engine.TreeLayoutTest.tag;
+import static io.iam.core.tree.layout.TreeLayoutTest.file;
+import static io.iam.core.tree.layout.TreeLayoutTest.row;
+import static io.iam.core.tree.layout.TreeLayoutTest.tag;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,10 +1,11 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 /**
  * One store file as the tree sees it: the file, its tag (null when the engine did not place it:
  * written before the engine was switched on, bulk loaded, or a reference left by a region split
  * or merge), the first and last row it holds (null for a file without cells, a node's marker) and
- * its length in bytes.
+ * its size in bytes: the serialized bytes of its cells when the engine recorded them, else its
+ * length.
  *
  * @param <F> the file type (HBase's {@code HStoreFile} at run time, anything in unit tests)
  */

@@ -1,4 +1,4 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 import io.iam.core.tree.iam.CombinePlanner;
 import io.iam.core.tree.iam.FlushPlan;
@@ -19,7 +19,8 @@ import java.util.function.Function;
  * which is the embedded engine's: unplaced files first (they are a level-0 node flushed into level
  * 1), then the deepest full internal node (a full internal child that blocks it goes first), then
  * level-1 nodes whose last memstore flush the kernel would have merged (or merged and cut), then
- * a new level once the leaf level is full, then a combine. Pure: no HBase types, no I/O.
+ * a new level once the leaf level is full, then a combine. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator}, so
+ * the simulator makes exactly the engine's decisions.
  */
 public final class TreePlanner {
 
@@ -34,7 +35,7 @@ public final class TreePlanner {
   private final Function<long[], Mode> modes;
 
   /**
-   * @param modes the mode for level sizes D_1..D_n (see {@link EngineSettings#modeFor})
+   * @param modes the mode for level sizes D_1..D_n (a host derives it from its settings and cache size)
    */
   public TreePlanner(int fanout, long capacity, Function<long[], Mode> modes) {
     this.fanout = fanout;

@@ -1,4 +1,4 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;

@@ -1,4 +1,4 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 import java.util.ArrayList;
 import java.util.Collection;

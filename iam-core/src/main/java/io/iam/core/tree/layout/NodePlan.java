@@ -1,10 +1,10 @@
-package io.iam.hbase.engine;
+package io.iam.core.tree.layout;
 
 import io.iam.core.tree.iam.Mode;
 import java.util.List;
 
 /**
- * One step of the tree made concrete for HBase: the files to read ({@code inputs}, which the step
+ * One step of the tree made concrete for a host that stores nodes as files: the files to read ({@code inputs}, which the step
  * replaces), the nodes to write ({@code targets}, sorted and disjoint by row interval; markers
  * anywhere), the tree depth to record in the new files, and the mode the kernel planned with.
  *
