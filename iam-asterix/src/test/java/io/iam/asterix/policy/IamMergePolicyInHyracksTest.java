@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
 import org.apache.hyracks.storage.am.lsm.common.impls.NoMergePolicy;
@@ -60,7 +61,7 @@ class IamMergePolicyInHyracksTest {
   record Case(IamMergePolicyFactory factory, Map<String, String> parameters) {
     @Override
     public String toString() {
-      return factory.getName() + (parameters.isEmpty() ? "" : " " + parameters);
+      return factory.getName() + (parameters.isEmpty() ? "" : " " + new TreeMap<>(parameters));
     }
   }
 
