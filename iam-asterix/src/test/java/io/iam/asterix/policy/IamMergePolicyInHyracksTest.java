@@ -40,10 +40,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>iam-core's simulator, replaying the same flush lengths and the lengths Hyracks' merges
  *       wrote, is shown the same stacks and makes the same decisions, flush by flush;
  *   <li>a full scan returns every key inserted, once, with its value;
- *   <li>the write amplification counted by the IO callback is within {@value #WA_TOLERANCE} of the
- *       cost model's (the simulator on the same flush lengths, each merge writing the sum of its
- *       inputs).
+ *   <li>the write amplification counted by the IO callback, (flushed + merged bytes) ÷ flushed
+ *       bytes, is within a fraction {@value #WA_TOLERANCE} of the cost model's (the simulator on
+ *       the same flush lengths, each merge writing the sum of its inputs). Measured: 1.1–2.7 %
+ *       below, or above where the cost model's sums lead a size-based policy elsewhere.
  * </ol>
+ * The same runs without component ids, a policy's estimate of components it has not seen, and
+ * {@link IamMergePolicy#isMergeLagging} on real components are tested here too.
  *
  * <p>The index runs Hyracks' synchronous IO scheduler, so each flush and the merge it leads to
  * finish before the next insert, as the simulator assumes. With an asynchronous scheduler flushes
