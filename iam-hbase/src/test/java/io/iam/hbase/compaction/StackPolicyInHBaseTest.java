@@ -8,7 +8,7 @@ import io.iam.core.policy.MergePlan;
 import io.iam.core.policy.MergePolicies;
 import io.iam.core.policy.MergePolicy;
 import io.iam.core.sim.Accounting;
-import io.iam.core.sim.FlushStream;
+import io.iam.core.sim.ReplayedFlushes;
 import io.iam.core.sim.SimulationResult;
 import io.iam.core.sim.Simulator;
 import io.iam.hbase.MiniHBase;
@@ -106,7 +106,7 @@ class StackPolicyInHBaseTest {
     // The simulator, fed HBase's flush sizes and the sizes of the files HBase's merges wrote, makes
     // the same decisions, flush by flush.
     List<MergePlan> simulatedPlans = new ArrayList<>();
-    SimulationResult sim = new Simulator(policy, replay(flushLengths, mergeLengths),
+    SimulationResult sim = new Simulator(policy, new ReplayedFlushes("HBase", flushLengths, mergeLengths),
         Accounting.FLUSH_THEN_MERGE, FLUSHES, null)
         .observe((snapshot, plan) -> simulatedPlans.add(plan)).run(FLUSHES);
     assertEquals(simulatedPlans, hbasePlans, "HBase's merges vs the simulator's, flush by flush");
@@ -116,7 +116,7 @@ class StackPolicyInHBaseTest {
 
     // The cost model (a merge writes the sum of its inputs) predicts HBase's own bytes written;
     // real merges are a little smaller, by each input's index, Bloom filter and trailer.
-    SimulationResult model = new Simulator(policy, replay(flushLengths, null),
+    SimulationResult model = new Simulator(policy, new ReplayedFlushes("HBase", flushLengths, null),
         Accounting.FLUSH_THEN_MERGE, FLUSHES, null).run(FLUSHES);
     StoreWriteStats.Snapshot counted = stats(name);
     double realWa = counted.writeAmplification();
@@ -146,32 +146,6 @@ class StackPolicyInHBaseTest {
 
   static StoreWriteStats.Snapshot stats(TableName table) {
     return StoreWriteStats.total(table.getNameAsString(), "f");
-  }
-
-  /**
-   * A flush stream that replays the sizes HBase flushed and, if {@code merged} is not null, the
-   * sizes of the files its merges wrote, in order.
-   */
-  static FlushStream replay(List<Long> lengths, List<Long> merged) {
-    return new FlushStream() {
-      private int next;
-      private int nextMerge;
-
-      @Override
-      public long nextLength() {
-        return lengths.get(next++);
-      }
-
-      @Override
-      public long mergedLength(long inputBytes) {
-        return merged == null ? inputBytes : merged.get(nextMerge++);
-      }
-
-      @Override
-      public String describe() {
-        return "HBase's flushes";
-      }
-    };
   }
 
   /**
