@@ -104,9 +104,10 @@ public final class IamStackPolicy extends AbstractPolicy {
               v.get(BOUNDARY_COMPONENTS) < v.get(PolicyOptions.MAX_COMPONENTS)
                   ? Optional.empty()
                   : Optional.of(
-                      "boundary-components=" + v.get(BOUNDARY_COMPONENTS) + " leaves no room below max-components="
-                          + v.get(PolicyOptions.MAX_COMPONENTS)
-                          + ": allowed boundary-components <= max-components - 1"));
+                      v.nameOf(BOUNDARY_COMPONENTS) + "=" + v.get(BOUNDARY_COMPONENTS) + " leaves no room below "
+                          + v.nameOf(PolicyOptions.MAX_COMPONENTS) + "=" + v.get(PolicyOptions.MAX_COMPONENTS)
+                          + ": allowed " + v.nameOf(BOUNDARY_COMPONENTS) + " <= "
+                          + v.nameOf(PolicyOptions.MAX_COMPONENTS) + " - 1"));
 
   private final int maxComponents;
   private final int boundary;
