@@ -17,7 +17,8 @@ import java.util.Optional;
  *       most A = M/k bytes each, together at most A bytes. A flush that fits is only appended:
  *       nothing is rewritten. The flush that would take the tier past A merges with it into one
  *       component (of more than A bytes), which leaves the tier: the stack's version of LSA
- *       flushing a full node to the next level, which writes its data once.
+ *       flushing a full node to the next level, which writes its data once. A flush larger than A
+ *       skips the tier unmerged; components still in the tier then count with the boundary tier.
  *   <li><b>Boundary tier</b> (the mixed level m): components of level 1, at most k of them. A
  *       component that arrives when k are there merges with all k into one (the paper's "for a
  *       child with k sequences, the partitioned records will be merged with it").
