@@ -42,7 +42,14 @@ public final class AsterixParameters {
   public static OptionValues parse(MergePolicies.Descriptor policy, String asterixPolicyName,
       Map<String, String> parameters) {
     Map<String, String> byKey = new TreeMap<>();
+    // Every message names an option as AsterixDB does, given or not (a rule between fields may
+    // name one the user left at its default).
     Map<String, String> shown = new TreeMap<>();
+    for (Option<?> o : policy.options().options()) {
+      if (o.asterixName() != null) {
+        shown.put(o.key(), o.asterixName());
+      }
+    }
     List<String> unknown = new ArrayList<>();
     for (Map.Entry<String, String> e : parameters.entrySet()) {
       Option<?> option = policy.options().options().stream()
@@ -52,7 +59,6 @@ public final class AsterixParameters {
             + "' (known: " + String.join(", ", names(policy)) + ")");
       } else {
         byKey.put(option.key(), e.getValue().trim());
-        shown.put(option.key(), e.getKey());
       }
     }
     if (!unknown.isEmpty()) {

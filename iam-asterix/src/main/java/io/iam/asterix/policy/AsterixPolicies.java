@@ -16,7 +16,8 @@ public final class AsterixPolicies {
       new BigtableMergePolicyFactory(),
       new ExploringMergePolicyFactory(),
       new IamConstantMergePolicyFactory(),
-      new SizeTieredMergePolicyFactory());
+      new SizeTieredMergePolicyFactory(),
+      new IamStackMergePolicyFactory());
 
   /** One instance of each factory. */
   public static List<IamMergePolicyFactory> all() {

@@ -25,7 +25,8 @@ class IamMergePolicyFactoryTest {
     for (String builtIn : List.of("prefix", "constant", "correlated-prefix", "no-merge", "concurrent")) {
       assertTrue(!names.contains(builtIn), builtIn);
     }
-    assertEquals(Set.of("binomial", "minlatency", "bigtable", "exploring", "iam-constant", "size-tiered"), names);
+    assertEquals(Set.of("binomial", "minlatency", "bigtable", "exploring", "iam-constant", "size-tiered",
+        "iam-stack"), names);
   }
 
   @Test
@@ -47,6 +48,28 @@ class IamMergePolicyFactoryTest {
         .createMergePolicy(Map.of("max-component-count", "5"), null);
     assertEquals(5, tiered.kernelPolicy().maxComponents());
     assertEquals(11, tiered.hardBound());
+  }
+
+  @Test
+  void iamStackTakesItsFourOptionsUnderAsterixDbsNames() {
+    IamMergePolicyFactory stack = new IamStackMergePolicyFactory();
+    assertEquals(Set.of("num-components", "max-tolerance-component-count", "size-ratio",
+        "max-mergable-component-size"), stack.getPropertiesNames());
+    IamMergePolicy p = (IamMergePolicy) stack.createMergePolicy(Map.of("num-components", "8",
+        "max-tolerance-component-count", "3", "size-ratio", "4", "max-mergable-component-size", "100663296"), null);
+    assertEquals("iam-stack", p.kernelPolicy().name());
+    assertEquals(Map.of("max-components", "8", "boundary-components", "3", "size-ratio", "4",
+        "memory-budget", "96MiB"), p.kernelPolicy().options().asStrings());
+    assertEquals(17, p.hardBound(), "2K + 1");
+
+    InvalidOptionsException e = assertThrows(InvalidOptionsException.class, () -> stack.createMergePolicy(
+        Map.of("num-components", "3", "max-tolerance-component-count", "3", "size-ratio", "1.2"), null));
+    assertTrue(e.getMessage().contains("size-ratio='1.2' is not valid"), e.getMessage());
+    // A rule between fields names both parameters as AsterixDB does, the one left at its default too.
+    e = assertThrows(InvalidOptionsException.class, () -> stack.createMergePolicy(
+        Map.of("max-tolerance-component-count", "6"), null));
+    assertTrue(e.getMessage().contains("max-tolerance-component-count=6 leaves no room below num-components=6"),
+        e.getMessage());
   }
 
   @Test

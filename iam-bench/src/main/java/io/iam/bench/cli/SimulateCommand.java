@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
           + " amplification, component counts and merges.",
       "Flushes arrive one at a time; after each, the policy may merge one contiguous run of"
           + " components.",
-      "With --sweep, runs every bounded policy for k in 3..10 plus reference policies and writes"
-          + " sweep.csv, series.csv and charts to --out.",
+      "With --sweep, runs the bounded-depth paper's policies for k in 3..10 plus reference"
+          + " policies and writes sweep.csv, series.csv and charts to --out.",
       ""
     })
 public final class SimulateCommand implements Callable<Integer> {

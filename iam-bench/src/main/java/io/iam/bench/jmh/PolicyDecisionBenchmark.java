@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class PolicyDecisionBenchmark {
 
-  @Param({"constant", "bigtable", "exploring", "minlatency", "binomial", "prefix", "size-tiered"})
+  @Param({"constant", "bigtable", "exploring", "minlatency", "binomial", "iam-stack", "prefix", "size-tiered"})
   public String policy;
 
   @Param({"10"})

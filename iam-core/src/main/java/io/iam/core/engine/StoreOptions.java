@@ -142,9 +142,9 @@ public final class StoreOptions {
           v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
                   && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)
               ? Optional.empty()
-              : Optional.of("l0-compaction-trigger=" + v.get(L0_COMPACTION_TRIGGER)
-                  + ", l0-slowdown-trigger=" + v.get(L0_SLOWDOWN_TRIGGER) + ", l0-stop-trigger="
-                  + v.get(L0_STOP_TRIGGER) + ": allowed compaction <= slowdown <= stop"));
+              : Optional.of(v.nameOf(L0_COMPACTION_TRIGGER) + "=" + v.get(L0_COMPACTION_TRIGGER)
+                  + ", " + v.nameOf(L0_SLOWDOWN_TRIGGER) + "=" + v.get(L0_SLOWDOWN_TRIGGER) + ", "
+                  + v.nameOf(L0_STOP_TRIGGER) + "=" + v.get(L0_STOP_TRIGGER) + ": allowed compaction <= slowdown <= stop"));
 
   private StoreOptions() {}
 

@@ -18,7 +18,10 @@ import java.util.stream.Collectors;
  */
 public final class OptionTable {
 
-  /** A rule between fields; returns a problem sentence, or empty when the values are fine. */
+  /**
+   * A rule between fields; returns a problem sentence, or empty when the values are fine. The
+   * sentence names options by {@link OptionValues#nameOf}, as the user wrote them.
+   */
   @FunctionalInterface
   public interface Rule extends Function<OptionValues, Optional<String>> {}
 
@@ -92,7 +95,7 @@ public final class OptionTable {
       values.put(o, text == null ? o.defaultValue() : read(o, shownAs.apply(o.key()), text, problems));
     }
     if (problems.isEmpty()) {
-      OptionValues result = new OptionValues(this, values);
+      OptionValues result = new OptionValues(this, values, shownAs);
       for (Rule rule : rules) {
         rule.apply(result).ifPresent(problems::add);
       }

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Validated, typed option values produced by {@link OptionTable#parse}. Immutable. Printing with
@@ -13,10 +14,12 @@ public final class OptionValues {
 
   private final OptionTable table;
   private final Map<Option<?>, Object> values;
+  private final UnaryOperator<String> shownAs;
 
-  OptionValues(OptionTable table, Map<Option<?>, Object> values) {
+  OptionValues(OptionTable table, Map<Option<?>, Object> values, UnaryOperator<String> shownAs) {
     this.table = table;
     this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    this.shownAs = shownAs;
   }
 
   /** The value of an option of this table. */
@@ -29,6 +32,15 @@ public final class OptionValues {
     @SuppressWarnings("unchecked")
     T t = (T) v;
     return t;
+  }
+
+  /**
+   * The name the user gave {@code option} under, for messages: its key, or the host's name for it
+   * when parsed with {@link OptionTable#parse(Map, UnaryOperator)} (HBase's {@code
+   * iam.compaction.max-components}, AsterixDB's {@code num-components}). Not part of equality.
+   */
+  public String nameOf(Option<?> option) {
+    return shownAs.apply(option.key());
   }
 
   public OptionTable table() {

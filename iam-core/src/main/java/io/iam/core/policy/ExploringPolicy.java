@@ -54,8 +54,8 @@ public final class ExploringPolicy extends AbstractPolicy {
               v.get(MIN_MERGE) <= v.get(MAX_MERGE)
                   ? Optional.empty()
                   : Optional.of(
-                      "min-merge=" + v.get(MIN_MERGE) + " exceeds max-merge=" + v.get(MAX_MERGE)
-                          + ": allowed min-merge <= max-merge"));
+                      v.nameOf(MIN_MERGE) + "=" + v.get(MIN_MERGE) + " exceeds " + v.nameOf(MAX_MERGE) + "="
+                          + v.get(MAX_MERGE) + ": allowed " + v.nameOf(MIN_MERGE) + " <= " + v.nameOf(MAX_MERGE)));
 
   private final int k;
   private final double ratio;

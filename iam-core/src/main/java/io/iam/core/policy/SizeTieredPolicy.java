@@ -75,8 +75,9 @@ public final class SizeTieredPolicy extends AbstractPolicy {
               v.get(MIN_MERGE_WIDTH) <= v.get(MAX_MERGE_WIDTH)
                   ? Optional.empty()
                   : Optional.of(
-                      "min-merge-width=" + v.get(MIN_MERGE_WIDTH) + " exceeds max-merge-width="
-                          + v.get(MAX_MERGE_WIDTH) + ": allowed min-merge-width <= max-merge-width"));
+                      v.nameOf(MIN_MERGE_WIDTH) + "=" + v.get(MIN_MERGE_WIDTH) + " exceeds " + v.nameOf(MAX_MERGE_WIDTH)
+                          + "=" + v.get(MAX_MERGE_WIDTH) + ": allowed " + v.nameOf(MIN_MERGE_WIDTH) + " <= "
+                          + v.nameOf(MAX_MERGE_WIDTH)));
 
   private final int sizeRatio;
   private final int minWidth;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.iam.core.policy.ExploringPolicy;
 import io.iam.core.policy.MergePolicies;
 import java.util.HashMap;
 import java.util.List;
@@ -80,6 +81,19 @@ class OptionTableTest {
     assertTrue(all.contains("unknown option 'colour'"), all);
     assertTrue(all.contains("max-components=0 is out of range: allowed 1 to 64"), all);
     assertTrue(all.contains("ratio='x' is not valid"), all);
+  }
+
+  @Test
+  void rulesBetweenFieldsNameOptionsAsTheUserWroteThem() {
+    OptionTable table = MergePolicies.descriptor("exploring").options();
+    InvalidOptionsException e = assertThrows(InvalidOptionsException.class,
+        () -> table.parse(Map.of("min-merge", "5", "max-merge", "3"), key -> "iam.compaction." + key));
+    assertEquals(List.of("iam.compaction.min-merge=5 exceeds iam.compaction.max-merge=3: allowed"
+        + " iam.compaction.min-merge <= iam.compaction.max-merge"), e.problems());
+    // Parsed without host names, the same values name plain keys; the names are not part of equality.
+    OptionValues host = table.parse(Map.of("min-merge", "3"), key -> "iam.compaction." + key);
+    assertEquals("iam.compaction.min-merge", host.nameOf(ExploringPolicy.MIN_MERGE));
+    assertEquals(table.parse(Map.of("min-merge", "3")), host);
   }
 
   @Test

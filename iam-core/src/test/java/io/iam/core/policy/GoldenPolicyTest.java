@@ -185,17 +185,8 @@ class GoldenPolicyTest {
     long flushes = Long.parseLong(options.remove("flushes"));
     MergePolicy policy = MergePolicies.create(name, options);
     List<String> out = new ArrayList<>();
-    DecisionObserver recording = (s, p) -> {
-      long[] after = new long[p.sizeAfter(s.size())];
-      for (int i = 0, j = 0; i < s.size(); i++) {
-        if (p.isNone() || i <= p.from() || i > p.to()) {
-          after[j++] += s.sizeBytes(i);
-        } else {
-          after[j - 1] += s.sizeBytes(i);
-        }
-      }
-      out.add(String.format("t=%-3d %-12s %s", s.flushCount(), p, Arrays.toString(after)));
-    };
+    DecisionObserver recording = (s, p) ->
+        out.add(String.format("t=%-3d %-12s %s", s.flushCount(), p, Arrays.toString(Stacks.sizesAfter(s, p))));
     var result = new Simulator(policy, new UniformFlushes(1), Accounting.MODEL, flushes, null)
         .observe(recording)
         .run(flushes);

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one of iam-core's stack policies (Constant, Bigtable, Exploring, MinLatency, Binomial,
- * Prefix, size-tiered) inside HBase's default store engine. Install it with
+ * IAM stack, Prefix, size-tiered) inside HBase's default store engine. Install it with
  * {@code hbase.hstore.defaultengine.compactionpolicy.class=io.iam.hbase.compaction.IamCompactionPolicy}
  * and choose the policy with {@code iam.compaction.policy} (see {@link CompactionSettings}); both
  * can be set cluster-wide, per table or per column family.
