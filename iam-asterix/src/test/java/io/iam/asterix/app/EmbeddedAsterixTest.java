@@ -1,0 +1,181 @@
+package io.iam.asterix.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.iam.asterix.policy.IamMergePolicy;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponent.ComponentState;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponentId;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
+import org.apache.hyracks.storage.am.lsm.common.impls.AbstractLSMIndex;
+import org.apache.hyracks.storage.am.lsm.common.impls.LSMHarness;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * IAM's merge policies in a real, embedded AsterixDB 0.9.8, installed as on a cluster: the NC and
+ * CC applications named in {@code cc.conf}. One dataset with {@code binomial}, k = 6, takes a
+ * million upserts; the test counts them, watches the primary index's disk components during the
+ * load, restarts the cluster and checks that data, metadata and the policy come back. Bad
+ * {@code merge-policy} clauses must fail to compile and leave no dataset behind.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EmbeddedAsterixTest {
+
+  private static final int K = 6;
+  private static final int RECORDS = 1_000_000;
+  private static final int BATCHES = 10;
+
+  private final EmbeddedAsterix asterix = new EmbeddedAsterix();
+
+  @BeforeAll
+  void start() throws Exception {
+    asterix.start(true);
+    asterix.sqlOk("CREATE DATAVERSE Iam; USE Iam; CREATE TYPE EventType AS { id: bigint };");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    asterix.stop(true);
+  }
+
+  @Test
+  void binomialKeepsItsBoundThroughAMillionUpsertsAndARestart() throws Exception {
+    asterix.sqlOk("USE Iam; CREATE DATASET Events(EventType) PRIMARY KEY id WITH "
+        + "{\"merge-policy\": {\"name\": \"binomial\", \"parameters\": {\"num-components\": " + K + "}}};");
+    ILSMIndex index = primaryIndex("Events");
+    IamMergePolicy policy = iamPolicy(index);
+    assertEquals("binomial", policy.kernelPolicy().name());
+    assertEquals(K, policy.kernelPolicy().maxComponents());
+
+    AtomicInteger most = new AtomicInteger();
+    List<Integer> samples = new ArrayList<>();
+    Thread sampler = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        int n = index.getDiskComponents().size();
+        most.accumulateAndGet(n, Math::max);
+        synchronized (samples) {
+          samples.add(n);
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "component-sampler");
+    sampler.setDaemon(true);
+    sampler.start();
+    long t0 = System.nanoTime();
+    upsert("Events", 0, RECORDS, BATCHES);
+    long loadMillis = (System.nanoTime() - t0) / 1_000_000;
+    List<ILSMDiskComponent> settled = settle(index);
+    sampler.interrupt();
+    sampler.join();
+
+    assertEquals(RECORDS, count("Events"));
+    long flushes = flushes(settled);
+    System.out.printf("load: %d upserts in %d batches, %d ms; %d flushes; disk components: most %d,"
+        + " settled %d, %d samples; hard bound %d%n", RECORDS, BATCHES, loadMillis, flushes,
+        most.get(), settled.size(), samples.size(), policy.hardBound());
+    // Without merges the index would hold one component per flush: the load must flush more often
+    // than the bound allows, or the bound proves nothing.
+    assertTrue(flushes > policy.hardBound() + 1, "flushes " + flushes);
+    // A flush is held back once the index holds more than the hard bound; one that passed the
+    // check may still land.
+    assertTrue(most.get() <= policy.hardBound() + 1, "most components " + most.get());
+    // Once merges have caught up, the kernel's contract: at most k components.
+    assertTrue(settled.size() <= K, "settled at " + settled.size());
+
+    long t1 = System.nanoTime();
+    asterix.stop(false);
+    asterix.start(false);
+    long restartMillis = (System.nanoTime() - t1) / 1_000_000;
+    assertEquals(RECORDS, count("Events"));
+    JsonNode ds = asterix.sqlOk("SELECT VALUE ds FROM Metadata.`Dataset` ds "
+        + "WHERE ds.DataverseName = 'Iam' AND ds.DatasetName = 'Events';").get(0);
+    assertEquals("binomial", ds.path("CompactionPolicy").asText(), ds.toString());
+    JsonNode props = ds.path("CompactionPolicyProperties");
+    assertEquals(1, props.size(), props.toString());
+    assertEquals("num-components", props.get(0).path("Name").asText());
+    assertEquals(String.valueOf(K), props.get(0).path("Value").asText());
+
+    ILSMIndex reopened = primaryIndex("Events");
+    IamMergePolicy reloaded = iamPolicy(reopened);
+    assertEquals("binomial", reloaded.kernelPolicy().name());
+    assertEquals(K, reloaded.kernelPolicy().maxComponents());
+    int more = RECORDS / BATCHES;
+    upsert("Events", RECORDS, more, 1);
+    List<ILSMDiskComponent> after = settle(reopened);
+    assertEquals(RECORDS + more, count("Events"));
+    assertTrue(after.size() <= K, "settled at " + after.size() + " after the restart");
+    System.out.printf("restart: %d ms; after %d more upserts: %d disk components, %d flushes in all%n",
+        restartMillis, more, after.size(), flushes(after));
+  }
+
+  private void upsert(String dataset, long from, long records, int batches) throws Exception {
+    long per = records / batches;
+    for (int b = 0; b < batches; b++) {
+      long lo = from + b * per;
+      long hi = b == batches - 1 ? from + records - 1 : lo + per - 1;
+      asterix.sqlOk("USE Iam; UPSERT INTO " + dataset + " (FROM range(" + lo + ", " + hi + ") AS i "
+          + "SELECT VALUE {'id': i, 'payload': 'iam-record-' || string(i)});");
+    }
+  }
+
+  private long count(String dataset) throws Exception {
+    return asterix.sqlOk("USE Iam; SELECT VALUE COUNT(*) FROM " + dataset + ";").get(0).asLong();
+  }
+
+  /** The dataset's primary index on the NC, opened by a query if it is not open. */
+  private ILSMIndex primaryIndex(String dataset) throws Exception {
+    count(dataset);
+    List<ILSMIndex> found = asterix.openIndexes("/" + dataset + "/");
+    assertEquals(1, found.size(), () -> "indexes of " + dataset + ": "
+        + found.stream().map(ILSMIndex::getIndexIdentifier).toList());
+    return found.get(0);
+  }
+
+  private static IamMergePolicy iamPolicy(ILSMIndex index) throws ReflectiveOperationException {
+    LSMHarness harness = (LSMHarness) ((AbstractLSMIndex) index).getHarness();
+    Field f = LSMHarness.class.getDeclaredField("mergePolicy");
+    f.setAccessible(true);
+    return assertInstanceOf(IamMergePolicy.class, (ILSMMergePolicy) f.get(harness));
+  }
+
+  /** Waits (at most a minute) until no component is being written and the list stops changing. */
+  private static List<ILSMDiskComponent> settle(ILSMIndex index) throws InterruptedException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    List<ILSMDiskComponent> last = List.of();
+    int stable = 0;
+    while (System.nanoTime() < deadline && stable < 20) {
+      List<ILSMDiskComponent> now = List.copyOf(index.getDiskComponents());
+      boolean idle = now.stream().allMatch(c -> c.getState() == ComponentState.READABLE_UNWRITABLE);
+      stable = idle && now.equals(last) ? stable + 1 : 0;
+      last = now;
+      Thread.sleep(50);
+    }
+    assertTrue(stable >= 20, "disk components still changing after a minute");
+    return last;
+  }
+
+  /** Flushes the components hold, from their id ranges (AsterixDB numbers flushes). */
+  private static long flushes(List<ILSMDiskComponent> components) throws Exception {
+    long n = 0;
+    for (ILSMDiskComponent c : components) {
+      ILSMComponentId id = c.getId();
+      n += id.getMaxId() - id.getMinId() + 1;
+    }
+    return n;
+  }
+}
