@@ -20,14 +20,20 @@ import org.apache.hyracks.api.application.ICCApplication;
 import org.apache.hyracks.api.application.INCApplication;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 import org.ini4j.Ini;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One AsterixDB 0.9.8 cluster controller and one node controller in the test JVM, configured by
  * {@code cc.conf} on the test class path. The applications are the ones {@code cc.conf} names as
  * {@code app.class}, as on a real cluster; AsterixDB's integration util would otherwise start its
  * own test NC application, whose persisted-resource registry needs an unpublished test jar.
+ *
+ * <p>Registered as a static {@code @RegisterExtension}, it starts a fresh cluster ({@link
+ * #startFresh()}) before a test class and stops it, deleting its files, after.
  */
-final class EmbeddedAsterix {
+final class EmbeddedAsterix implements BeforeAllCallback, AfterAllCallback {
 
   /** Where the cluster keeps its storage, under the module's target directory. */
   static final String STORAGE = "target/asterix-embedded/io";
@@ -38,9 +44,15 @@ final class EmbeddedAsterix {
   private final Util util;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
+  /** A cluster configured by {@code cc.conf}. */
   EmbeddedAsterix() {
+    this("cc.conf");
+  }
+
+  /** A cluster configured by the test resource {@code confResource}. */
+  EmbeddedAsterix(String confResource) {
     try {
-      conf = Path.of(EmbeddedAsterix.class.getResource("/cc.conf").toURI());
+      conf = Path.of(EmbeddedAsterix.class.getResource("/" + confResource).toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
@@ -51,6 +63,25 @@ final class EmbeddedAsterix {
   /** Starts the cluster; {@code clean} deletes what a previous run left. */
   void start(boolean clean) throws Exception {
     util.init(clean, conf.toString());
+  }
+
+  /**
+   * Starts a cluster with nothing left from earlier runs, holding dataverse {@code Iam} and its
+   * type {@code EventType}: records keyed by a {@code bigint id}, open to other fields.
+   */
+  void startFresh() throws Exception {
+    start(true);
+    sqlOk("CREATE DATAVERSE Iam; USE Iam; CREATE TYPE EventType AS { id: bigint };");
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    startFresh();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    stop(true);
   }
 
   /** Stops the cluster; {@code clean} deletes its storage and logs. */

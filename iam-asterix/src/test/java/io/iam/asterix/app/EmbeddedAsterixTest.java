@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.iam.asterix.policy.AsterixPolicies;
 import io.iam.asterix.policy.IamMergePolicy;
+import io.iam.asterix.policy.IamMergePolicyFactory;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponent.ComponentState;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponentId;
@@ -17,10 +21,10 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
 import org.apache.hyracks.storage.am.lsm.common.impls.AbstractLSMIndex;
 import org.apache.hyracks.storage.am.lsm.common.impls.LSMHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * IAM's merge policies in a real, embedded AsterixDB 0.9.8, installed as on a cluster: the NC and
@@ -29,24 +33,44 @@ import org.junit.jupiter.api.TestInstance;
  * load, restarts the cluster and checks that data, metadata and the policy come back. Bad
  * {@code merge-policy} clauses must fail to compile and leave no dataset behind.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddedAsterixTest {
 
   private static final int K = 6;
   private static final int RECORDS = 1_000_000;
   private static final int BATCHES = 10;
 
-  private final EmbeddedAsterix asterix = new EmbeddedAsterix();
+  @RegisterExtension
+  static final EmbeddedAsterix asterix = new EmbeddedAsterix();
 
-  @BeforeAll
-  void start() throws Exception {
-    asterix.start(true);
-    asterix.sqlOk("CREATE DATAVERSE Iam; USE Iam; CREATE TYPE EventType AS { id: bigint };");
+  /** Each of our names maps to its factory class, once, beside AsterixDB's own policies. */
+  @Test
+  void everyPolicyIsRegisteredAtStartUp() throws Exception {
+    assertRegistered();
   }
 
-  @AfterAll
-  void stop() throws Exception {
-    asterix.stop(true);
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      value 0            | {"name": "binomial", "parameters": {"num-components": 0}}    | ASX1079: Compilation error: invalid options for binomial policy: num-components=0 is out of range: allowed 1 to 64
+      value -3           | {"name": "minlatency", "parameters": {"num-components": -3}} | ASX1057: Expression of type UNARY_EXPRESSION is not supported in constant record
+      value "-3"         | {"name": "minlatency", "parameters": {"num-components": "-3"}} | ASX1060: Field 'merge-policy.parameters.num-components' in the with clause must be of type bigint, but found string
+      parameter foo      | {"name": "binomial", "parameters": {"foo": 1}}              | ASX1097: Subfield(s) [foo] in 'merge-policy.parameters' unsupported in the with clause
+      no parameters      | {"name": "binomial"}                                         | ASX1079: Compilation error: Compaction policy properties are missing.
+      parameter missing  | {"name": "exploring", "parameters": {"num-components": 6}}  | ASX1079: Compilation error: Missing compaction policy property: size-ratio
+      two bad values     | {"name": "exploring", "parameters": {"num-components": 0, "size-ratio": 1.2, "min-merge-component-count": 1, "max-merge-component-count": 10}} | num-components=0 is out of range: allowed 1 to 64; min-merge-component-count=1 is out of range: allowed 2 to 1000
+      parameter not ours | {"name": "binomial", "parameters": {"size-ratio": 1.2}}      | ASX1079: Compilation error: invalid merge policy parameters: unknown parameter 'size-ratio' for merge policy 'binomial' (known: num-components)
+      unknown policy     | {"name": "fastest", "parameters": {"num-components": 6}}     | ASX1079: Compilation error: Unknown compaction policy: fastest
+      """)
+  void badMergePolicyFailsToCompileAndLeavesNoDataset(String label, String mergePolicy,
+      String message) throws Exception {
+    String name = "Bad" + Math.abs(label.hashCode());
+    JsonNode response = asterix.sql("USE Iam; CREATE DATASET " + name
+        + "(EventType) PRIMARY KEY id WITH {\"merge-policy\": " + mergePolicy + "};");
+    assertEquals("fatal", response.path("status").asText(), response.toString());
+    String error = response.path("errors").get(0).path("msg").asText();
+    System.out.printf("%s: %s%n", label, error);
+    assertTrue(error.contains(message), error);
+    assertEquals(0, asterix.sqlOk("SELECT VALUE COUNT(*) FROM Metadata.`Dataset` ds "
+        + "WHERE ds.DatasetName = '" + name + "';").get(0).asLong(), name + " was persisted");
   }
 
   @Test
@@ -101,6 +125,7 @@ class EmbeddedAsterixTest {
     asterix.stop(false);
     asterix.start(false);
     long restartMillis = (System.nanoTime() - t1) / 1_000_000;
+    assertRegistered();
     assertEquals(RECORDS, count("Events"));
     JsonNode ds = asterix.sqlOk("SELECT VALUE ds FROM Metadata.`Dataset` ds "
         + "WHERE ds.DataverseName = 'Iam' AND ds.DatasetName = 'Events';").get(0);
@@ -121,6 +146,19 @@ class EmbeddedAsterixTest {
     assertTrue(after.size() <= K, "settled at " + after.size() + " after the restart");
     System.out.printf("restart: %d ms; after %d more upserts: %d disk components, %d flushes in all%n",
         restartMillis, more, after.size(), flushes(after));
+  }
+
+  private void assertRegistered() throws Exception {
+    JsonNode rows = asterix.sqlOk("SELECT VALUE cp FROM Metadata.`CompactionPolicy` cp;");
+    Map<String, List<String>> classes = new HashMap<>();
+    for (JsonNode row : rows) {
+      classes.computeIfAbsent(row.path("CompactionPolicy").asText(), n -> new ArrayList<>())
+          .add(row.path("Classname").asText());
+    }
+    for (IamMergePolicyFactory f : AsterixPolicies.all()) {
+      assertEquals(List.of(f.getClass().getName()), classes.get(f.getName()), f.getName());
+    }
+    assertTrue(classes.containsKey("prefix") && classes.containsKey("no-merge"), classes.toString());
   }
 
   private void upsert(String dataset, long from, long records, int batches) throws Exception {
