@@ -101,6 +101,17 @@ final class EmbeddedAsterix implements BeforeAllCallback, AfterAllCallback {
         .filter(i -> i.getIndexIdentifier().contains(part)).toList();
   }
 
+  /**
+   * The NC's {@code GET /admin/storage/stats} (on its {@code nc.api.port}): one entry per index
+   * partition, with its disk components' ids ({@code minId_maxId}) and sizes.
+   */
+  JsonNode storageStats() throws IOException, InterruptedException {
+    String port = util.ini.get("nc/asterix_nc1", "nc.api.port");
+    HttpRequest request = HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + port + "/admin/storage/stats")).GET().build();
+    return JSON.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+  }
+
   /** Runs SQL++ through the CC's query service and returns its JSON response, whatever the status. */
   JsonNode sql(String statement) throws IOException, InterruptedException {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:19002/query/service"))

@@ -108,6 +108,17 @@ class EmbeddedAsterixTest {
     sampler.join();
 
     assertEquals(RECORDS, count("Events"));
+    // What an operator sees: the NC's storage stats list the same components. Their ids are file
+    // sequence numbers (one less than component ids here) and their sizes count every file of a
+    // component (the Bloom filter too), so compare the flushes each component holds.
+    JsonNode stats = statsOf("Events");
+    System.out.println("storage stats of Events after the load: " + stats);
+    List<Long> listed = new ArrayList<>();
+    for (JsonNode c : stats.path("components")) {
+      String[] range = c.path("id").asText().split("_");
+      listed.add(Long.parseLong(range[1]) - Long.parseLong(range[0]) + 1);
+    }
+    assertEquals(shapes(settled), listed.stream().sorted().toList());
     long flushes = flushes(settled);
     System.out.printf("load: %d upserts in %d batches, %d ms; %d flushes; disk components: most %d,"
         + " settled %d, %d samples; hard bound %d%n", RECORDS, BATCHES, loadMillis, flushes,
@@ -205,6 +216,24 @@ class EmbeddedAsterixTest {
     }
     assertTrue(stable >= 20, "disk components still changing after a minute");
     return last;
+  }
+
+  private JsonNode statsOf(String dataset) throws Exception {
+    for (JsonNode index : asterix.storageStats()) {
+      if (dataset.equals(index.path("dataset").asText()) && dataset.equals(index.path("index").asText())) {
+        return index;
+      }
+    }
+    throw new AssertionError("no storage stats for " + dataset);
+  }
+
+  /** The flushes each component holds, sorted. */
+  private static List<Long> shapes(List<ILSMDiskComponent> components) throws Exception {
+    List<Long> shapes = new ArrayList<>();
+    for (ILSMDiskComponent c : components) {
+      shapes.add(c.getId().getMaxId() - c.getId().getMinId() + 1);
+    }
+    return shapes.stream().sorted().toList();
   }
 
   /** Flushes the components hold, from their id ranges (AsterixDB numbers flushes). */
