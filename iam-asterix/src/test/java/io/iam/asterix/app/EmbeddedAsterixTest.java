@@ -56,7 +56,7 @@ class EmbeddedAsterixTest {
       parameter foo      | {"name": "binomial", "parameters": {"foo": 1}}              | ASX1097: Subfield(s) [foo] in 'merge-policy.parameters' unsupported in the with clause
       no parameters      | {"name": "binomial"}                                         | ASX1079: Compilation error: Compaction policy properties are missing.
       parameter missing  | {"name": "exploring", "parameters": {"num-components": 6}}  | ASX1079: Compilation error: Missing compaction policy property: size-ratio
-      two bad values     | {"name": "exploring", "parameters": {"num-components": 0, "size-ratio": 1.2, "min-merge-component-count": 1, "max-merge-component-count": 10}} | num-components=0 is out of range: allowed 1 to 64; min-merge-component-count=1 is out of range: allowed 2 to 1000
+      two bad values     | {"name": "exploring", "parameters": {"num-components": 0, "size-ratio": 1.2, "min-merge-component-count": 1, "max-merge-component-count": 10}} | ASX1079: Compilation error: invalid options for exploring policy: num-components=0 is out of range: allowed 1 to 64; min-merge-component-count=1 is out of range: allowed 2 to 1000
       parameter not ours | {"name": "binomial", "parameters": {"size-ratio": 1.2}}      | ASX1079: Compilation error: invalid merge policy parameters: unknown parameter 'size-ratio' for merge policy 'binomial' (known: num-components)
       unknown policy     | {"name": "fastest", "parameters": {"num-components": 6}}     | ASX1079: Compilation error: Unknown compaction policy: fastest
       """)
@@ -83,14 +83,11 @@ class EmbeddedAsterixTest {
     assertEquals(K, policy.kernelPolicy().maxComponents());
 
     AtomicInteger most = new AtomicInteger();
-    List<Integer> samples = new ArrayList<>();
+    AtomicInteger samples = new AtomicInteger();
     Thread sampler = new Thread(() -> {
       while (!Thread.currentThread().isInterrupted()) {
-        int n = index.getDiskComponents().size();
-        most.accumulateAndGet(n, Math::max);
-        synchronized (samples) {
-          samples.add(n);
-        }
+        most.accumulateAndGet(index.getDiskComponents().size(), Math::max);
+        samples.incrementAndGet();
         try {
           Thread.sleep(5);
         } catch (InterruptedException e) {
@@ -122,7 +119,7 @@ class EmbeddedAsterixTest {
     long flushes = flushes(settled);
     System.out.printf("load: %d upserts in %d batches, %d ms; %d flushes; disk components: most %d,"
         + " settled %d, %d samples; hard bound %d%n", RECORDS, BATCHES, loadMillis, flushes,
-        most.get(), settled.size(), samples.size(), policy.hardBound());
+        most.get(), settled.size(), samples.get(), policy.hardBound());
     // Without merges the index would hold one component per flush: the load must flush more often
     // than the bound allows, or the bound proves nothing.
     assertTrue(flushes > policy.hardBound() + 1, "flushes " + flushes);
