@@ -66,4 +66,34 @@ public final class AsterixParameters {
     }
     return policy.options().parse(byKey, key -> shown.getOrDefault(key, key));
   }
+
+  /**
+   * {@code policy}'s AsterixDB parameters as a Markdown table (parameter, type, default, allowed,
+   * meaning), followed by a line naming the options AsterixDB cannot set and their fixed values.
+   * docs/asterixdb.md holds one per policy, checked against this.
+   */
+  public static String toMarkdown(MergePolicies.Descriptor policy) {
+    StringBuilder table = new StringBuilder()
+        .append("| parameter | type | default | allowed | meaning |\n")
+        .append("|---|---|---|---|---|\n");
+    List<String> fixed = new ArrayList<>();
+    for (Option<?> o : policy.options().options()) {
+      if (o.asterixName() == null) {
+        fixed.add("`" + o.key() + "` = " + formatDefault(o));
+      } else {
+        table.append("| `").append(o.asterixName()).append("` | ").append(o.type().name())
+            .append(" | ").append(formatDefault(o)).append(" | ").append(o.describeBounds())
+            .append(" | ").append(o.doc()).append(" |\n");
+      }
+    }
+    if (!fixed.isEmpty()) {
+      table.append("\nNot settable from AsterixDB, so always at the default: ")
+          .append(String.join(", ", fixed)).append(".\n");
+    }
+    return table.toString();
+  }
+
+  private static <T extends Comparable<T>> String formatDefault(Option<T> o) {
+    return o.type().format(o.defaultValue());
+  }
 }

@@ -1,6 +1,7 @@
 package io.iam.asterix.policy;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every merge-policy factory this module gives AsterixDB, in one list: the NC application registers
@@ -22,5 +23,10 @@ public final class AsterixPolicies {
   /** One instance of each factory. */
   public static List<IamMergePolicyFactory> all() {
     return ALL;
+  }
+
+  /** The factory users name {@code name} in {@code "merge-policy"}, exactly as AsterixDB matches it. */
+  public static Optional<IamMergePolicyFactory> byName(String name) {
+    return ALL.stream().filter(f -> f.getName().equals(name)).findFirst();
   }
 }
