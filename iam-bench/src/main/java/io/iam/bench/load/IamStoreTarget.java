@@ -48,7 +48,8 @@ import java.util.Map;
  * being rewritten count nowhere. {@link LoadMetrics#engineStats()} is {@link IamStore#describe()},
  * {@link #properties()} is {@link IamStore#properties()}.
  *
- * <p>{@link #get} is {@link IamStore#get(byte[])}; {@link #scan} opens an {@link IamStore#iterator()},
+ * <p>{@link #get} is {@link IamStore#get(byte[])}, {@link #delete} is {@link IamStore#delete(byte[],
+ * WriteOptions)}; {@link #scan} opens an {@link IamStore#iterator()},
  * seeks it and reads each entry's key and value, then closes it.
  */
 public final class IamStoreTarget implements LoadTarget {
@@ -140,12 +141,16 @@ public final class IamStoreTarget implements LoadTarget {
   }
 
   @Override
-  public int scan(byte[] start, int limit) throws IOException {
+  public void delete(byte[] key) throws IOException {
+    store.delete(key, writeOptions);
+  }
+
+  @Override
+  public int scan(byte[] start, int limit, Entries entries) throws IOException {
     int read = 0;
     try (StoreIterator it = store.iterator()) {
       for (it.seek(start); read < limit && it.valid(); it.next()) {
-        it.key();
-        it.value();
+        entries.accept(it.key(), it.value());
         read++;
       }
     } catch (UncheckedIOException e) {

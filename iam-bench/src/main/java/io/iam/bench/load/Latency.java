@@ -1,25 +1,39 @@
 package io.iam.bench.load;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
 /**
- * Put latency percentiles in microseconds (recorded in nanoseconds, so sub-microsecond puts are
- * not rounded away).
+ * Operation latency percentiles in microseconds (recorded in nanoseconds, so sub-microsecond
+ * operations are not rounded away).
  */
-public record Latency(long count, double p50Micros, double p99Micros, double p999Micros, double maxMicros) {
+public record Latency(long count, double p50Micros, double p95Micros, double p99Micros, double p999Micros,
+    double maxMicros) {
 
   /** A histogram that records nanoseconds with three significant digits and grows as needed. */
-  static Histogram newNanosHistogram() {
+  public static Histogram newNanosHistogram() {
     return new Histogram(3);
   }
 
   /** The percentiles of a histogram of nanoseconds. */
-  static Latency ofNanos(Histogram nanos) {
+  public static Latency ofNanos(Histogram nanos) {
     return new Latency(nanos.getTotalCount(),
         micros(nanos.getValueAtPercentile(50)),
+        micros(nanos.getValueAtPercentile(95)),
         micros(nanos.getValueAtPercentile(99)),
         micros(nanos.getValueAtPercentile(99.9)),
         micros(nanos.getMaxValue()));
+  }
+
+  /** Adds {@code latencyMicros}: {@code p50}, {@code p95}, {@code p99}, {@code p999}, {@code max}. */
+  public ObjectNode putJson(ObjectNode o) {
+    ObjectNode latency = o.putObject("latencyMicros");
+    latency.put("p50", p50Micros);
+    latency.put("p95", p95Micros);
+    latency.put("p99", p99Micros);
+    latency.put("p999", p999Micros);
+    latency.put("max", maxMicros);
+    return latency;
   }
 
   private static double micros(long nanos) {

@@ -61,7 +61,7 @@ final class LoadJson {
     o.put("seed", r.seed());
     o.put("opsPerSecond", r.opsPerSecond());
     o.put("mibPerSecond", r.mibPerSecond());
-    latency(o, r.latency());
+    r.latency().putJson(o);
     o.put("p99Micros", r.latency().p99Micros());
     writes(o, m, r.liveBytes());
     o.put("elapsedMillis", r.elapsedMillis());
@@ -111,16 +111,8 @@ final class LoadJson {
     p.put("ops", t.ops());
     p.put("opsPerSecond", t.opsPerSecond());
     p.put("millis", t.millis());
-    latency(p, t.latency());
+    t.latency().putJson(p);
     return p;
-  }
-
-  private static void latency(ObjectNode o, Latency l) {
-    ObjectNode latency = o.putObject("latencyMicros");
-    latency.put("p50", l.p50Micros());
-    latency.put("p99", l.p99Micros());
-    latency.put("p999", l.p999Micros());
-    latency.put("max", l.maxMicros());
   }
 
   /** What a write phase left: bytes written and on disk, write and space amplification, levels. */

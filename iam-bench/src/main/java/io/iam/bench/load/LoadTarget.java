@@ -11,6 +11,11 @@ import java.util.Map;
  * keys, {@link #settle()}, {@link #metrics()}; {@link #get}s; {@link #scan}s; each followed by
  * {@link #properties()}. Last comes {@link #close()}.
  *
+ * <p>{@code iam ycsb} uses a target from several threads at once: {@link #put}, {@link #get},
+ * {@link #delete} and {@link #scan(byte[], int, Entries)} may then run concurrently with each other,
+ * and must be safe to; {@link #settle()}, {@link #metrics()} and {@link #close()} still come when no
+ * other call is running.
+ *
  * <p>To add a store, implement this interface and register its {@link Factory} in {@link
  * LoadTargets}.
  */
@@ -47,13 +52,28 @@ public interface LoadTarget extends AutoCloseable {
   /** The newest value of {@code key}, or null if the store has none. */
   byte[] get(byte[] key) throws IOException;
 
+  /** Removes {@code key}; nothing happens if the store has none. */
+  void delete(byte[] key) throws IOException;
+
+  /** Takes the entries of a scan, in key order. */
+  @FunctionalInterface
+  interface Entries {
+    void accept(byte[] key, byte[] value);
+  }
+
   /**
    * Reads up to {@code limit} entries in key order, starting at the first key at or after {@code
-   * start}: each entry's key and value are fetched, as a range query would return them.
+   * start}: each entry's key and value are fetched, as a range query would return them, and handed
+   * to {@code entries}.
    *
    * @return the entries read: {@code limit}, or fewer if the store ran out of keys
    */
-  int scan(byte[] start, int limit) throws IOException;
+  int scan(byte[] start, int limit, Entries entries) throws IOException;
+
+  /** {@link #scan(byte[], int, Entries)} that fetches each entry and drops it. */
+  default int scan(byte[] start, int limit) throws IOException {
+    return scan(start, limit, (key, value) -> {});
+  }
 
   /**
    * The engine's own counters by name (IAM's {@code IamStore.properties()}), of which {@link

@@ -22,6 +22,7 @@ public final class LoadTargets {
 
   static {
     register(RocksDbTarget.NAME, RocksDbTarget::open);
+    register(RocksDbTarget.UNIVERSAL, RocksDbTarget::open);
     // IAM's engine: one factory for every tree, the name is the store option 'tree'.
     register(IamStoreTarget.LEVELED, IamStoreTarget::open);
     register("iam", IamStoreTarget::open);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.rocksdb.AbstractNativeReference;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -46,6 +47,13 @@ import org.rocksdb.WriteOptions;
  *   <li>The write-ahead log is on; {@link LoadConfig#sync()} decides whether each put syncs it.
  * </ul>
  *
+ * <p>Registered twice: as {@value #NAME} with the leveled compaction above, and as {@value
+ * #UNIVERSAL} with universal compaction ({@code compaction_style = kCompactionStyleUniversal}) at
+ * RocksDB's default universal options (size ratio 1 %, merge width 2 and up, size amplification 200 %):
+ * level 0 and each sorted run below it; {@code level0_file_num_compaction_trigger} is then the number
+ * of sorted runs that triggers a compaction, and the level sizes are unused. Budgets, cache, filter
+ * and write-ahead log are the same.
+ *
  * <p>Bytes written come from the statistics tickers {@code FLUSH_WRITE_BYTES} and {@code
  * COMPACT_WRITE_BYTES} (the WAL is not counted). Per-level files and sizes come from {@code
  * getColumnFamilyMetaData()}. Bytes written per level come from the compaction-stats table of
@@ -56,13 +64,16 @@ import org.rocksdb.WriteOptions;
  * reports); the WAL and the manifest are not counted. {@link LoadMetrics#engineStats()} is RocksDB's
  * own {@code rocksdb.stats} text. It has no {@link #properties()}.
  *
- * <p>{@link #get} is {@code RocksDB.get}; {@link #scan} opens a {@code newIterator()}, seeks it and
+ * <p>{@link #get} is {@code RocksDB.get}, {@link #delete} is {@code RocksDB.delete}; {@link #scan} opens a {@code newIterator()}, seeks it and
  * reads each entry's key and value, then closes it, as YCSB's RocksDB binding scans.
  */
 public final class RocksDbTarget implements LoadTarget {
 
-  /** The name under which this target is registered. */
+  /** The name under which this target is registered: leveled compaction. */
   public static final String NAME = "rocksdb";
+
+  /** The name of the same set-up with universal compaction, RocksDB's tiered style. */
+  public static final String UNIVERSAL = "rocksdb-universal";
 
   private static final double GIB = 1024.0 * 1024 * 1024;
 
@@ -74,7 +85,7 @@ public final class RocksDbTarget implements LoadTarget {
   private final Options options;
   private final WriteOptions writeOptions;
   private final RocksDB db;
-  private long userBytes;
+  private final LongAdder userBytes = new LongAdder();
   private boolean closed;
 
   private RocksDbTarget(LoadConfig config, Statistics statistics, LRUCache cache, BloomFilter bloom,
@@ -89,7 +100,10 @@ public final class RocksDbTarget implements LoadTarget {
     this.db = db;
   }
 
-  /** Opens a new database in {@code dir}; the {@link LoadTarget.Factory} of {@value #NAME}. */
+  /**
+   * Opens a new database in {@code dir}; the {@link LoadTarget.Factory} of {@value #NAME} and
+   * {@value #UNIVERSAL}.
+   */
   public static RocksDbTarget open(Path dir, LoadConfig config) throws IOException {
     RocksDB.loadLibrary();
     Statistics statistics = new Statistics();
@@ -106,7 +120,7 @@ public final class RocksDbTarget implements LoadTarget {
           .setErrorIfExists(true)
           .setStatistics(statistics)
           .setTableFormatConfig(table)
-          .setCompactionStyle(CompactionStyle.LEVEL)
+          .setCompactionStyle(UNIVERSAL.equals(config.tree()) ? CompactionStyle.UNIVERSAL : CompactionStyle.LEVEL)
           .setLevelCompactionDynamicLevelBytes(false)
           .setWriteBufferSize(config.memtableBytes())
           .setMaxWriteBufferNumber(2)
@@ -143,7 +157,7 @@ public final class RocksDbTarget implements LoadTarget {
     } catch (RocksDBException e) {
       throw io(name, "put", e);
     }
-    userBytes += key.length + value.length;
+    userBytes.add(key.length + value.length);
   }
 
   @Override
@@ -188,10 +202,10 @@ public final class RocksDbTarget implements LoadTarget {
       long written = writtenBytes(cfstats, level.level());
       int files = level.files().size();
       if (files > 0 || written > 0) {
-        levels.add(LevelMetrics.of(level.level(), files, level.size(), written, userBytes));
+        levels.add(LevelMetrics.of(level.level(), files, level.size(), written, userBytes.sum()));
       }
     }
-    return new LoadMetrics(userBytes, flushBytes, compactionBytes, meta.size(), levels, stats);
+    return new LoadMetrics(userBytes.sum(), flushBytes, compactionBytes, meta.size(), levels, stats);
   }
 
   @Override
@@ -204,12 +218,20 @@ public final class RocksDbTarget implements LoadTarget {
   }
 
   @Override
-  public int scan(byte[] start, int limit) throws IOException {
+  public void delete(byte[] key) throws IOException {
+    try {
+      db.delete(writeOptions, key);
+    } catch (RocksDBException e) {
+      throw io(name, "delete", e);
+    }
+  }
+
+  @Override
+  public int scan(byte[] start, int limit, Entries entries) throws IOException {
     int read = 0;
     try (RocksIterator it = db.newIterator()) {
       for (it.seek(start); read < limit && it.isValid(); it.next()) {
-        it.key();
-        it.value();
+        entries.accept(it.key(), it.value());
         read++;
       }
       it.status();

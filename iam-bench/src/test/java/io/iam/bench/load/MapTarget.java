@@ -69,9 +69,22 @@ final class MapTarget implements LoadTarget {
   }
 
   @Override
-  public int scan(byte[] start, int limit) {
+  public void delete(byte[] key) {
+    map.remove(key);
+  }
+
+  @Override
+  public int scan(byte[] start, int limit, Entries entries) {
     scanStarts.add(start);
-    return (int) Math.min(limit, map.tailMap(start, true).size());
+    int read = 0;
+    for (Map.Entry<byte[], byte[]> e : map.tailMap(start, true).entrySet()) {
+      if (read == limit) {
+        break;
+      }
+      entries.accept(e.getKey(), e.getValue());
+      read++;
+    }
+    return read;
   }
 
   @Override
