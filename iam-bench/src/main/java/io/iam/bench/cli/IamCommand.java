@@ -1,6 +1,7 @@
 package io.iam.bench.cli;
 
 import io.iam.bench.load.LoadCommand;
+import io.iam.bench.ycsb.YcsbCommand;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
       ""
     },
     subcommands = {SimulateCommand.class, SimulateTreeCommand.class, PoliciesCommand.class, LoadCommand.class,
-      DrawTreeCommand.class,
+      YcsbCommand.class, DrawTreeCommand.class,
       CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 

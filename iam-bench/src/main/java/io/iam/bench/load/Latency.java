@@ -25,9 +25,8 @@ public record Latency(long count, double p50Micros, double p95Micros, double p99
         micros(nanos.getMaxValue()));
   }
 
-  /** Adds {@code latencyMicros}: {@code p50}, {@code p95}, {@code p99}, {@code p999}, {@code max}. */
-  public ObjectNode putJson(ObjectNode o) {
-    ObjectNode latency = o.putObject("latencyMicros");
+  /** Puts the percentiles into {@code latency}: {@code p50}, {@code p95}, {@code p99}, {@code p999}, {@code max}. */
+  public ObjectNode putJson(ObjectNode latency) {
     latency.put("p50", p50Micros);
     latency.put("p95", p95Micros);
     latency.put("p99", p99Micros);

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Iterator;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -270,16 +269,9 @@ public final class LoadCommand implements Callable<Integer> {
 
   /** A store's directory under --dir must be new or empty: loading into old data skews every figure. */
   private void prepare(Path storeDir) throws IOException {
-    if (Files.exists(storeDir)) {
-      if (!Files.isDirectory(storeDir)) {
-        throw usage("--dir: " + storeDir + " exists and is not a directory");
-      }
-      try (Stream<Path> entries = Files.list(storeDir)) {
-        if (entries.findAny().isPresent()) {
-          throw usage("--dir: " + storeDir + " is not empty; give a new directory");
-        }
-      }
-    }
+    Dirs.newOrEmptyProblem(storeDir).ifPresent(problem -> {
+      throw usage("--dir: " + problem);
+    });
   }
 
   private ParameterException usage(String message) {
@@ -287,7 +279,7 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   /** The registered store names, for {@code ${COMPLETION-CANDIDATES}}. */
-  static final class TreeNames implements Iterable<String> {
+  public static final class TreeNames implements Iterable<String> {
     @Override
     public Iterator<String> iterator() {
       return LoadTargets.names().iterator();

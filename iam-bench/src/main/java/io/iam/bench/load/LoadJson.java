@@ -61,7 +61,7 @@ final class LoadJson {
     o.put("seed", r.seed());
     o.put("opsPerSecond", r.opsPerSecond());
     o.put("mibPerSecond", r.mibPerSecond());
-    r.latency().putJson(o);
+    r.latency().putJson(o.putObject("latencyMicros"));
     o.put("p99Micros", r.latency().p99Micros());
     writes(o, m, r.liveBytes());
     o.put("elapsedMillis", r.elapsedMillis());
@@ -111,7 +111,7 @@ final class LoadJson {
     p.put("ops", t.ops());
     p.put("opsPerSecond", t.opsPerSecond());
     p.put("millis", t.millis());
-    t.latency().putJson(p);
+    t.latency().putJson(p.putObject("latencyMicros"));
     return p;
   }
 

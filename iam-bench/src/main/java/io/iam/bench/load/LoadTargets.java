@@ -61,6 +61,11 @@ public final class LoadTargets {
 
   /** "unknown tree 'x'; available trees: a, b". */
   public static String unknown(String name) {
-    return "unknown tree '" + name + "'; available trees: " + String.join(", ", names());
+    return unknown(name, "tree");
+  }
+
+  /** "unknown engine 'x'; available engines: a, b", for {@code what} = "engine". */
+  public static String unknown(String name, String what) {
+    return "unknown " + what + " '" + name + "'; available " + what + "s: " + String.join(", ", names());
   }
 }

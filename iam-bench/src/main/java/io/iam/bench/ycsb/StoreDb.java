@@ -58,7 +58,7 @@ public final class StoreDb extends DB {
   public static LoadConfig config(Properties p) throws DBException {
     String engine = required(p, ENGINE);
     if (LoadTargets.find(engine).isEmpty()) {
-      throw new DBException(LoadTargets.unknown(engine));
+      throw new DBException(LoadTargets.unknown(engine, "engine"));
     }
     return LoadConfig.defaults(engine, size(p, MEMTABLE, DEFAULT_MEMTABLE), size(p, CACHE, DEFAULT_CACHE));
   }

@@ -49,7 +49,8 @@ public final class Workloads {
   }
 
   /**
-   * A {@link CoreWorkload} initialised from {@code properties}. YCSB's workload times its
+   * A {@link CoreWorkload} initialised from {@code properties}, that times each read-modify-write on a
+   * {@link TimedDb}. YCSB's workload times its
    * read-modify-writes into the process-wide {@link Measurements}, which needs properties before
    * first use; YCSB's {@code Client} sets them, so this does when nobody did. IAM's own figures
    * come from the run's own histograms, not from those measurements.
@@ -63,7 +64,7 @@ public final class Workloads {
         measurementsSet = true;
       }
     }
-    CoreWorkload workload = new CoreWorkload();
+    CoreWorkload workload = new TimedWorkload();
     workload.init(properties);
     return workload;
   }

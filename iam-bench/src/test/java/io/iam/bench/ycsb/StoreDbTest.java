@@ -170,7 +170,7 @@ class StoreDbTest {
     assertEquals("property iam.engine is required",
         assertThrows(DBException.class, () -> open(noEngine)).getMessage());
     Properties unknown = properties("nope", tmp.resolve("x"));
-    assertEquals(LoadTargets.unknown("nope"), assertThrows(DBException.class, () -> open(unknown)).getMessage());
+    assertEquals(LoadTargets.unknown("nope", "engine"), assertThrows(DBException.class, () -> open(unknown)).getMessage());
     Properties badSize = properties("iam", tmp.resolve("y"));
     badSize.setProperty(StoreDb.MEMTABLE, "lots");
     assertTrue(assertThrows(DBException.class, () -> open(badSize)).getMessage().startsWith("property iam.memtable='lots': "));

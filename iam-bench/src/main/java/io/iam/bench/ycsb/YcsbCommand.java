@@ -1,0 +1,161 @@
+package io.iam.bench.ycsb;
+
+import io.iam.bench.load.LoadCommand;
+import io.iam.bench.load.LoadTargets;
+import io.iam.bench.util.Dirs;
+import io.iam.bench.util.SizeConverter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import site.ycsb.DBException;
+import site.ycsb.WorkloadException;
+
+/** {@code iam ycsb}: a YCSB core workload on one store, YCSB's own workload code driving it. */
+@Command(
+    name = "ycsb",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Runs a YCSB workload on a store: YCSB's load phase (--records inserts of 1 KiB records, 10 fields of"
+          + " 100 B), then its transaction phase (--operations operations of the workload's mix), both by"
+          + " YCSB 0.17.0's CoreWorkload from --threads client threads sharing the store.",
+      "Workloads a-f are YCSB's own files; g is the IAM paper's (section 6.5): 95% scans of 1-10,000"
+          + " records, 5% inserts; 'load' runs the load phase alone.",
+      "Reports throughput, latency per operation type (p50, p95, p99, p99.9, max), write amplification"
+          + " (flushes + compactions over user bytes of both phases, after a settle) and disk size. Exits 1 if"
+          + " any operation failed.",
+      ""
+    })
+public final class YcsbCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--engine", paramLabel = "NAME", required = true, completionCandidates = LoadCommand.TreeNames.class,
+      description = "Store: ${COMPLETION-CANDIDATES}.")
+  String engine;
+
+  @Option(names = "--workload", paramLabel = "W", required = true, completionCandidates = WorkloadNames.class,
+      description = "Workload: ${COMPLETION-CANDIDATES}.")
+  String workload;
+
+  @Option(names = "--records", paramLabel = "N", defaultValue = "100000",
+      description = "Records the load phase inserts (recordcount). Default: ${DEFAULT-VALUE}.")
+  long records;
+
+  @Option(names = "--operations", paramLabel = "M", defaultValue = "100000",
+      description = "Operations of the transaction phase (operationcount). Default: ${DEFAULT-VALUE}.")
+  long operations;
+
+  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
+      description = "Client threads (threadcount). Default: ${DEFAULT-VALUE}.")
+  int threads;
+
+  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = StoreDb.DEFAULT_MEMTABLE,
+      converter = SizeConverter.class,
+      description = "Memtable capacity (RocksDB: write_buffer_size, 2 memtables); the other budgets are"
+          + " iam load's defaults for it. Default: ${DEFAULT-VALUE}.")
+  long memtable;
+
+  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = StoreDb.DEFAULT_CACHE,
+      converter = SizeConverter.class,
+      description = "Block cache capacity, index and filter blocks included. Default: ${DEFAULT-VALUE}.")
+  long cache;
+
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "Directory of the store, new or empty, kept afterwards. Default: a new temporary"
+          + " directory, deleted afterwards unless --keep.")
+  Path dir;
+
+  @Option(names = "--keep", description = "Keep the temporary data directory.")
+  boolean keep;
+
+  @Option(names = "--json", description = "Also print the results as one JSON object on the last line of stdout.")
+  boolean json;
+
+  @Option(names = "--no-progress", description = "Do not draw the progress bars (on stderr).")
+  boolean noProgress;
+
+  @Override
+  public Integer call() throws IOException, DBException, WorkloadException {
+    if (LoadTargets.find(engine).isEmpty()) {
+      throw usage("--engine: " + LoadTargets.unknown(engine, "engine"));
+    }
+    String w = workload.trim().toLowerCase(Locale.ROOT);
+    if (!workloadNames().contains(w)) {
+      throw usage("--workload: unknown workload '" + workload + "'; available: " + String.join(", ", workloadNames()));
+    }
+    inRange("--records", records, 1);
+    inRange("--operations", operations, w.equals(YcsbSpec.LOAD_ONLY) ? 0 : 1);
+    inRange("--threads", threads, 1);
+    if (memtable < 1) {
+      throw usage("--memtable must be at least 1 byte");
+    }
+    boolean temporary = dir == null;
+    Path base = temporary ? Files.createTempDirectory("iam-ycsb-") : dir;
+    if (!temporary) {
+      Dirs.newOrEmptyProblem(base).ifPresent(problem -> {
+        throw usage("--dir: " + problem);
+      });
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      YcsbResult r = YcsbRunner.run(new YcsbSpec(engine, w, records, operations, threads, base, memtable, cache),
+          !noProgress);
+      YcsbReport.print(out, r);
+      if (json) {
+        out.println(YcsbReport.json(r));
+      }
+      out.flush();
+      if (r.errors() > 0) {
+        err.println("iam ycsb: " + r.errors() + " operations failed; the first: " + r.firstError());
+        err.flush();
+        return 1;
+      }
+      return 0;
+    } finally {
+      if (temporary && !keep) {
+        Dirs.deleteTree(base);
+      } else if (temporary) {
+        err.println("iam ycsb: data kept in " + base);
+        err.flush();
+      }
+    }
+  }
+
+  private void inRange(String option, long value, long min) {
+    if (value < min || value > Integer.MAX_VALUE) {
+      throw usage(option + " " + value + " is out of range: allowed " + min + " to " + Integer.MAX_VALUE);
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  static List<String> workloadNames() {
+    List<String> names = new ArrayList<>(Workloads.NAMES);
+    names.add(YcsbSpec.LOAD_ONLY);
+    return names;
+  }
+
+  /** The workload names, for {@code ${COMPLETION-CANDIDATES}}. */
+  static final class WorkloadNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return workloadNames().iterator();
+    }
+  }
+}
