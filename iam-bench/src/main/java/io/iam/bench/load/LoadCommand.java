@@ -1,6 +1,7 @@
 package io.iam.bench.load;
 
 import io.iam.bench.util.Dirs;
+import io.iam.bench.util.RunDir;
 import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -170,51 +171,47 @@ public final class LoadCommand implements Callable<Integer> {
       throw usage("--value-size " + valueSize + " is out of range: allowed 1 B to 2 GiB");
     }
 
-    boolean temporary = dir == null;
-    Path base = temporary ? Files.createTempDirectory("iam-load-") : dir;
+    PrintWriter out = spec.commandLine().getOut();
+    try (RunDir runDir = RunDir.of(dir, "load", keep, spec.commandLine().getErr(), "iam load")) {
+      return run(runDir, ours, peers, config, phases, out);
+    }
+  }
+
+  private int run(RunDir runDir, LoadTarget.Factory ours, List<LoadTarget.Factory> peers, LoadConfig config,
+      Phases phases, PrintWriter out) throws IOException {
+    Path base = runDir.path();
     Path oursDir = base.resolve(tree);
     List<Path> peerDirs = new ArrayList<>();
     for (String name : vs) {
       peerDirs.add(base.resolve("vs-" + name));
     }
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      if (!temporary) {
-        prepare(oursDir);
-        for (Path peerDir : peerDirs) {
-          prepare(peerDir);
-        }
-      }
-      Files.createDirectories(oursDir);
-      RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, !noProgress);
-      LoadReport.print(out, ourResult);
-      out.flush();
-      List<RunResult> peerResults = new ArrayList<>();
-      for (int i = 0; i < peers.size(); i++) {
-        Files.createDirectories(peerDirs.get(i));
-        RunResult peerResult = LoadRunner.run(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), workload(),
-            phases, !noProgress);
-        LoadReport.print(out, peerResult);
-        peerResults.add(peerResult);
-        out.flush();
-      }
-      for (RunResult peerResult : peerResults) {
-        LoadReport.printRatios(out, ourResult, peerResult);
-      }
-      if (json) {
-        out.println(LoadJson.of(ourResult, peerResults));
-      }
-      out.flush();
-      return 0;
-    } finally {
-      if (temporary && !keep) {
-        Dirs.deleteTree(base);
-      } else if (temporary) {
-        err.println("iam load: data kept in " + base);
-        err.flush();
+    if (!runDir.temporary()) {
+      prepare(oursDir);
+      for (Path peerDir : peerDirs) {
+        prepare(peerDir);
       }
     }
+    Files.createDirectories(oursDir);
+    RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, !noProgress);
+    LoadReport.print(out, ourResult);
+    out.flush();
+    List<RunResult> peerResults = new ArrayList<>();
+    for (int i = 0; i < peers.size(); i++) {
+      Files.createDirectories(peerDirs.get(i));
+      RunResult peerResult = LoadRunner.run(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), workload(),
+          phases, !noProgress);
+      LoadReport.print(out, peerResult);
+      peerResults.add(peerResult);
+      out.flush();
+    }
+    for (RunResult peerResult : peerResults) {
+      LoadReport.printRatios(out, ourResult, peerResult);
+    }
+    if (json) {
+      out.println(LoadJson.of(ourResult, peerResults));
+    }
+    out.flush();
+    return 0;
   }
 
   private LoadWorkload workload() {

@@ -3,10 +3,10 @@ package io.iam.bench.ycsb;
 import io.iam.bench.load.LoadCommand;
 import io.iam.bench.load.LoadTargets;
 import io.iam.bench.util.Dirs;
+import io.iam.bench.util.RunDir;
 import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -102,18 +102,16 @@ public final class YcsbCommand implements Callable<Integer> {
     if (memtable < 1) {
       throw usage("--memtable must be at least 1 byte");
     }
-    boolean temporary = dir == null;
-    Path base = temporary ? Files.createTempDirectory("iam-ycsb-") : dir;
-    if (!temporary) {
-      Dirs.newOrEmptyProblem(base).ifPresent(problem -> {
+    if (dir != null) {
+      Dirs.newOrEmptyProblem(dir).ifPresent(problem -> {
         throw usage("--dir: " + problem);
       });
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    try {
-      YcsbResult r = YcsbRunner.run(new YcsbSpec(engine, w, records, operations, threads, base, memtable, cache),
-          !noProgress);
+    try (RunDir runDir = RunDir.of(dir, "ycsb", keep, err, "iam ycsb")) {
+      YcsbResult r = YcsbRunner.run(
+          new YcsbSpec(engine, w, records, operations, threads, runDir.path(), memtable, cache), !noProgress);
       YcsbReport.print(out, r);
       if (json) {
         out.println(YcsbReport.json(r));
@@ -125,13 +123,6 @@ public final class YcsbCommand implements Callable<Integer> {
         return 1;
       }
       return 0;
-    } finally {
-      if (temporary && !keep) {
-        Dirs.deleteTree(base);
-      } else if (temporary) {
-        err.println("iam ycsb: data kept in " + base);
-        err.flush();
-      }
     }
   }
 
