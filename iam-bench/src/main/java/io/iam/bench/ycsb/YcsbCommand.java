@@ -31,8 +31,8 @@ import site.ycsb.WorkloadException;
       "Runs a YCSB workload on a store: YCSB's load phase (--records inserts of 1 KiB records, 10 fields of"
           + " 100 B), then its transaction phase (--operations operations of the workload's mix), both by"
           + " YCSB 0.17.0's CoreWorkload from --threads client threads sharing the store.",
-      "Workloads a-f are YCSB's own files; g is the IAM paper's (section 6.5): 95% scans of 1-10,000"
-          + " records, 5% inserts; 'load' runs the load phase alone.",
+      "Workloads a-f are YCSB's own files; g is the IAM paper's (section 6.5): 95%% scans of 1-10,000"
+          + " records, 5%% inserts; 'load' runs the load phase alone.",
       "Reports throughput, latency per operation type (p50, p95, p99, p99.9, max), write amplification"
           + " (flushes + compactions over user bytes of both phases, after a settle) and disk size. Exits 1 if"
           + " any operation failed.",

@@ -78,6 +78,16 @@ class YcsbCommandTest {
   }
 
   @Test
+  void helpNamesEveryEngineAndWorkload() {
+    CliRun run = CliRun.of("ycsb", "--help");
+    assertEquals(0, run.exitCode(), run.err());
+    String help = run.out().replaceAll("\\s+", " ");
+    assertTrue(help.contains("95% scans of 1-10,000 records, 5% inserts"), help);
+    assertTrue(help.contains("Store: rocksdb, rocksdb-universal, leveled, iam, lsa, lsm-merge."), help);
+    assertTrue(help.contains("Workload: a, b, c, d, e, f, g, load."), help);
+  }
+
+  @Test
   void nonEmptyDirIsRefused() throws Exception {
     Files.writeString(tmp.resolve("old"), "data");
     CliRun run = CliRun.of("ycsb", "--engine", "rocksdb", "--workload", "a", "--dir", tmp.toString());
