@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +34,25 @@ class RocksDbTargetTest {
       assertEquals(userBytes, m.userBytes());
       return m;
     }
+  }
+
+  /** The compaction style RocksDB wrote into the OPTIONS file of a store opened under {@code name}. */
+  private static String compactionStyle(Path dir, String name) throws IOException {
+    try (LoadTarget db = RocksDbTarget.open(dir, LoadConfig.defaults(name, MEMTABLE, 8 << 20))) {
+      db.put(new byte[] {1}, new byte[] {2});
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      Path options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
+          .orElseThrow();
+      return Files.readAllLines(options).stream().map(String::trim)
+          .filter(l -> l.startsWith("compaction_style=")).findFirst().orElseThrow();
+    }
+  }
+
+  @Test
+  void universalNameOpensUniversalCompaction(@TempDir Path leveled, @TempDir Path universal) throws IOException {
+    assertEquals("compaction_style=kCompactionStyleLevel", compactionStyle(leveled, RocksDbTarget.NAME));
+    assertEquals("compaction_style=kCompactionStyleUniversal", compactionStyle(universal, RocksDbTarget.UNIVERSAL));
   }
 
   @Test
