@@ -6,6 +6,7 @@ import io.iam.bench.load.LoadTargets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
@@ -123,6 +124,6 @@ public final class SharedStore {
    * fields of one record both keep their field; other keys mostly take other locks.
    */
   ReentrantLock updateLock(byte[] key) {
-    return stripes[Math.floorMod(java.util.Arrays.hashCode(key), stripes.length)];
+    return stripes[Math.floorMod(Arrays.hashCode(key), stripes.length)];
   }
 }
