@@ -85,6 +85,13 @@ final class StatsReport {
     m.put("block-cache.hits", store.blockCache().hits());
     m.put("block-cache.misses", store.blockCache().misses());
     m.put("block-cache.used-bytes", store.blockCache().usedBytes());
+    if (store.blockCache() instanceof io.iam.core.cache.PriorityBlockCache pool) {
+      m.put("block-cache.protected-hits", pool.protectedHits());
+      m.put("block-cache.protected-misses", pool.protectedMisses());
+      m.put("block-cache.protected-used-bytes", pool.protectedUsedBytes());
+      m.put("block-cache.protected-capacity-bytes", pool.protectedCapacityBytes());
+      m.put("block-cache.demotions", pool.demotions());
+    }
     return m;
   }
 
