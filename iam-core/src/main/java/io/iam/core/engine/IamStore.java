@@ -723,7 +723,7 @@ public final class IamStore implements AutoCloseable {
           }
         }
         uncached += levelUncached;
-        stats.scanMaxUncachedPerLevel.accumulate(levelUncached);
+        stats.scanUncachedAt(level, levelUncached);
       }
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);

@@ -53,6 +53,11 @@ final class StatsReport {
         human(store.blockCache().usedBytes()), human(store.blockCache().capacityBytes()),
         store.blockCache().hits(), store.blockCache().misses(), s.bloomChecked.sum(), s.bloomUseful.sum(),
         s.bloomFalsePositive.sum()));
+    if (store.blockCache() instanceof io.iam.core.cache.PriorityBlockCache pool) {
+      sb.append(String.format("protected pool: %s of %s, hits %d, misses %d, demotions %d%n",
+          human(pool.protectedUsedBytes()), human(pool.protectedCapacityBytes()), pool.protectedHits(),
+          pool.protectedMisses(), pool.demotions()));
+    }
     return sb.toString();
   }
 

@@ -191,6 +191,9 @@ class NodeTreeTest {
       assertTrue(p.get("block-cache.protected-used-bytes").longValue() > 0);
       assertEquals(1, store.statistics().scanMaxUncachedPerLevel(),
           "at most one uncached sequence per level: " + p);
+      for (int level = 1; level <= store.depth(); level++) {
+        assertTrue(p.get("level." + level + ".scan-max-uncached").longValue() <= 1, "level " + level + ": " + p);
+      }
     }
   }
 
