@@ -136,7 +136,9 @@ class NodeTreeTest {
   @ParameterizedTest(name = "tree={0}")
   @ValueSource(strings = {"iam", "lsa"})
   void scansCountTheSequencesTheyRead(String tree, @TempDir Path dir) throws Exception {
-    try (IamStore store = IamStore.open(dir, options(tree, 1, "64KiB"))) {
+    Map<String, String> m = new HashMap<>(options(tree, 1, "64KiB").asStrings());
+    m.put("append-caching", "on-read");
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
       hashLoad(store, 5, 4000);
       long before = store.statistics().scanSequences();
       try (StoreIterator it = store.iterator()) {
