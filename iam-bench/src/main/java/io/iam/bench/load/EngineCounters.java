@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  *   <li>{@value #SCAN_COUNT} and {@value #SCAN_SEQUENCES}: scans and the sequences they touched, so
  *       far; {@link #sequencesPerScan()} divides them. {@value #SCAN_UNCACHED}: of those, the ones
  *       whose first block was not cached ({@link #uncachedSequencesPerScan()}), and {@value
- *       #SCAN_MAX_UNCACHED}, the most on one level in one scan.
+ *       #SCAN_MAX_UNCACHED}, the most on one level in one scan, and per level {@code
+ *       level.N.scan-max-uncached}, the most one scan found on that level.
  * </ul>
  *
  * @param values the counters found, in the order above, levels ascending
@@ -42,6 +43,9 @@ public record EngineCounters(Map<String, Number> values) {
 
   /** The per-level counters, in the order of the columns of {@link Level}. */
   static final List<String> LEVEL_COUNTERS = List.of("nodes", "sequences", "mean-sequences", "max-sequences");
+
+  /** {@code level.N.scan-max-uncached}: per level, the most uncached sequences one scan found there. */
+  private static final Pattern SCAN_MAX_UNCACHED_AT = Pattern.compile("level\\.\\d+\\.scan-max-uncached");
 
   private static final Pattern LEVEL_KEY =
       Pattern.compile("level\\.(\\d+)\\.(" + String.join("|", LEVEL_COUNTERS) + ")");
@@ -67,6 +71,9 @@ public record EngineCounters(Map<String, Number> values) {
     for (String key : List.of(SCAN_COUNT, SCAN_SEQUENCES, SCAN_UNCACHED, SCAN_MAX_UNCACHED)) {
       pick(properties, key, picked);
     }
+    properties.keySet().stream().filter(k -> SCAN_MAX_UNCACHED_AT.matcher(k).matches())
+        .sorted(java.util.Comparator.comparingInt(k -> Integer.parseInt(k.split("\\.")[1])))
+        .forEach(k -> pick(properties, k, picked));
     return new EngineCounters(picked);
   }
 

@@ -32,6 +32,18 @@ class EngineCountersTest {
   }
 
   @Test
+  void picksTheMostUncachedPerLevelAfterTheScanCounters() {
+    Map<String, Number> properties = new TreeMap<>(Map.of("scan.count", 2L, "scan.max-uncached-per-level", 3L,
+        "level.10.scan-max-uncached", 1L, "level.2.scan-max-uncached", 3L, "level.2.bytes", 9L));
+
+    EngineCounters e = EngineCounters.of(properties);
+
+    assertEquals(List.of("scan.count", "scan.max-uncached-per-level", "level.2.scan-max-uncached",
+        "level.10.scan-max-uncached"), List.copyOf(e.values().keySet()));
+    assertTrue(e.levels().isEmpty(), "not a column of the level table");
+  }
+
+  @Test
   void absentKeysAreNoError() {
     EngineCounters none = EngineCounters.of(Map.of("flush.count", 3));
     assertTrue(none.values().isEmpty());

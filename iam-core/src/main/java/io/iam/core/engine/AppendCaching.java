@@ -10,9 +10,10 @@ public enum AppendCaching {
    */
   ON_READ,
   /**
-   * As soon as they are written ("forcibly cached"), so a scan reads at most one uncached sequence
-   * per node as long as they stay there; copying the blocks costs the load about a sixth of its
-   * rate (docs/iam-tree.md).
+   * As soon as they are written ("forcibly cached"), if the m/k rule keeps them in memory; they go
+   * into the block cache's protected pool ({@link io.iam.core.cache.PriorityBlockCache}), which
+   * reads of the merging levels cannot evict, so a scan reads at most one uncached sequence per
+   * level (docs/iam-tree.md, "The protected pool").
    */
   ON_WRITE
 }

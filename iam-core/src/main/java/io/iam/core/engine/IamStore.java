@@ -3,6 +3,7 @@ package io.iam.core.engine;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.cache.LruBlockCache;
+import io.iam.core.cache.PriorityBlockCache;
 import io.iam.core.fs.Fs;
 import io.iam.core.fs.FsFile;
 import io.iam.core.fs.FsLock;
@@ -141,7 +142,7 @@ public final class IamStore implements AutoCloseable {
     this.versions = versions;
     int levels = options.get(StoreOptions.MAX_LEVELS);
     this.stats = new Statistics(levels);
-    this.blockCache = new LruBlockCache(options.get(StoreOptions.BLOCK_CACHE_SIZE));
+    this.blockCache = newBlockCache(options);
     this.tables = new TableCache(fs, dir, blockCache, options, cmp, stats);
     this.picker = new LeveledPicker(cmp, new LeveledPicker.Config(
         options.get(StoreOptions.L0_COMPACTION_TRIGGER), options.get(StoreOptions.LEVEL_BASE_SIZE),
@@ -173,6 +174,19 @@ public final class IamStore implements AutoCloseable {
     this.mem = new MemTable(cmp);
     this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
         ? new NodeTree(versions, tables, stats, blockCache, cmp, options) : null;
+  }
+
+  /**
+   * The IAM-tree gets a cache with a protected pool of the size its m/k choice budgets for (M, or
+   * M/2 with {@code append-cache-budget=half}), so that reads of the merging levels never evict
+   * the sequences the m/k rule keeps in memory (§5.1.3); the other trees get one LRU.
+   */
+  private static BlockCache newBlockCache(OptionValues options) {
+    long m = options.get(StoreOptions.BLOCK_CACHE_SIZE);
+    if (options.get(StoreOptions.TREE) != TreeKind.IAM) {
+      return new LruBlockCache(m);
+    }
+    return new PriorityBlockCache(m, options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF ? m / 2 : m);
   }
 
   /** Opens (or creates) a store with default options on the local file system. */
@@ -225,6 +239,9 @@ public final class IamStore implements AutoCloseable {
       store = new IamStore(fs, dir, options, comparator, lock, versions, cmp);
       store.recoverLogs();
       store.deleteObsoleteFiles();
+      if (store.nodeTree != null) {
+        store.nodeTree.refreshProtection();
+      }
       store.mutex.lock();
       try {
         store.maybeScheduleWork();
@@ -677,7 +694,10 @@ public final class IamStore implements AutoCloseable {
   /**
    * Counts a scan starting at {@code target} (null: the first key), the on-disk sequences it reads
    * from, and those of them whose first block is not cached: every sequence of the level-0 files,
-   * and on each deeper level those of the one file the seek lands in.
+   * and on each deeper level those of the one file the seek lands in. A sequence whose keys all
+   * lie before the seek key reads no block (its in-memory index says so) and is not counted as
+   * uncached; before this was settled it was, which inflated the per-level maximum of node trees
+   * (a node's small appended sequences often end before the node's range does).
    */
   private void countScan(Version version, byte[] target) {
     byte[] seek = target == null ? null : InternalKey.seekKey(target, InternalKey.MAX_SEQUENCE);
@@ -697,13 +717,13 @@ public final class IamStore implements AutoCloseable {
           io.iam.core.table.MSTableReader r = tables.reader(f);
           for (int i = 0; i < f.sequenceCount(); i++) {
             sequences++;
-            if (!r.sequence(i).seekBlockCached(seek)) {
+            if (r.sequence(i).seekReadsUncachedBlock(seek)) {
               levelUncached++;
             }
           }
         }
         uncached += levelUncached;
-        stats.scanMaxUncachedPerLevel.accumulate(levelUncached);
+        stats.scanUncachedAt(level, levelUncached);
       }
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);

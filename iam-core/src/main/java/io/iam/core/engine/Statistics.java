@@ -46,11 +46,30 @@ public final class Statistics {
   private final LongAdder[] compactionRead;
   private final LongAdder[] compactionWritten;
   private final LongAdder[] movedBytes;
+  /** Per level, the most uncached sequences one scan found there. */
+  private final java.util.concurrent.atomic.LongAccumulator[] scanMaxUncachedAtLevel;
 
   Statistics(int levels) {
     compactionRead = adders(levels);
     compactionWritten = adders(levels);
     movedBytes = adders(levels);
+    scanMaxUncachedAtLevel = new java.util.concurrent.atomic.LongAccumulator[levels];
+    for (int i = 0; i < levels; i++) {
+      scanMaxUncachedAtLevel[i] = new java.util.concurrent.atomic.LongAccumulator(Math::max, 0);
+    }
+  }
+
+  /** Records that one scan found {@code uncached} uncached sequences on {@code level}. */
+  void scanUncachedAt(int level, long uncached) {
+    scanMaxUncachedPerLevel.accumulate(uncached);
+    if (level < scanMaxUncachedAtLevel.length) {
+      scanMaxUncachedAtLevel[level].accumulate(uncached);
+    }
+  }
+
+  /** The most uncached sequences one scan found on {@code level}. */
+  public long scanMaxUncachedAt(int level) {
+    return scanMaxUncachedAtLevel[level].get();
   }
 
   private static LongAdder[] adders(int n) {
@@ -186,6 +205,7 @@ public final class Statistics {
       m.put("level." + level + ".bytes-written", bytesWrittenTo(level));
       m.put("level." + level + ".bytes-moved", movedBytes(level));
       m.put("level." + level + ".write-amplification", writeAmplification(level));
+      m.put("level." + level + ".scan-max-uncached", scanMaxUncachedAt(level));
     }
     m.put("write-amplification", writeAmplification());
     m.put("write-amplification.with-wal", writeAmplificationWithWal());

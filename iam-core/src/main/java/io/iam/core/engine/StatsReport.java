@@ -53,6 +53,11 @@ final class StatsReport {
         human(store.blockCache().usedBytes()), human(store.blockCache().capacityBytes()),
         store.blockCache().hits(), store.blockCache().misses(), s.bloomChecked.sum(), s.bloomUseful.sum(),
         s.bloomFalsePositive.sum()));
+    if (store.blockCache() instanceof io.iam.core.cache.PriorityBlockCache pool) {
+      sb.append(String.format("protected pool: %s of %s, hits %d, misses %d, demotions %d%n",
+          human(pool.protectedUsedBytes()), human(pool.protectedCapacityBytes()), pool.protectedHits(),
+          pool.protectedMisses(), pool.demotions()));
+    }
     return sb.toString();
   }
 
@@ -85,6 +90,13 @@ final class StatsReport {
     m.put("block-cache.hits", store.blockCache().hits());
     m.put("block-cache.misses", store.blockCache().misses());
     m.put("block-cache.used-bytes", store.blockCache().usedBytes());
+    if (store.blockCache() instanceof io.iam.core.cache.PriorityBlockCache pool) {
+      m.put("block-cache.protected-hits", pool.protectedHits());
+      m.put("block-cache.protected-misses", pool.protectedMisses());
+      m.put("block-cache.protected-used-bytes", pool.protectedUsedBytes());
+      m.put("block-cache.protected-capacity-bytes", pool.protectedCapacityBytes());
+      m.put("block-cache.demotions", pool.demotions());
+    }
     return m;
   }
 

@@ -43,7 +43,7 @@ public final class StoreOptions {
 
   public static final Option<AppendCaching> APPEND_CACHING =
       Option.builder("append-caching", OptionType.enumOf(AppendCaching.class))
-          .defaultValue(AppendCaching.ON_READ).bounds(AppendCaching.ON_READ, AppendCaching.ON_WRITE)
+          .defaultValue(AppendCaching.ON_WRITE).bounds(AppendCaching.ON_READ, AppendCaching.ON_WRITE)
           .doc("tree=iam: appended sequences enter the block cache when read (on-read) or as they are written (on-write)").build();
 
   public static final Option<Long> MEMTABLE_SIZE =

@@ -111,12 +111,14 @@ public final class SequenceReader {
   }
 
   /**
-   * Whether the block a seek to {@code internalKey} (null: the first key) starts reading is in the
-   * block cache; false without a cache or when the seek lands past the last block.
+   * Whether a seek to {@code internalKey} (null: the first key) must read a block that is not in
+   * the block cache: false when that block is cached, and false when the seek lands past the last
+   * block (every key of the sequence is smaller, which the in-memory index tells without I/O);
+   * true for every landing block without a cache.
    */
-  public boolean seekBlockCached(byte[] internalKey) {
+  public boolean seekReadsUncachedBlock(byte[] internalKey) {
     int i = internalKey == null ? 0 : findBlock(internalKey);
-    return cache != null && i < blockOffsets.length && cache.contains(fileNumber, blockOffsets[i]);
+    return i < blockOffsets.length && (cache == null || !cache.contains(fileNumber, blockOffsets[i]));
   }
 
   /** Offset of block {@code i} (for tests and diagnostics). */

@@ -136,7 +136,9 @@ class NodeTreeTest {
   @ParameterizedTest(name = "tree={0}")
   @ValueSource(strings = {"iam", "lsa"})
   void scansCountTheSequencesTheyRead(String tree, @TempDir Path dir) throws Exception {
-    try (IamStore store = IamStore.open(dir, options(tree, 1, "64KiB"))) {
+    Map<String, String> m = new HashMap<>(options(tree, 1, "64KiB").asStrings());
+    m.put("append-caching", "on-read");
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
       hashLoad(store, 5, 4000);
       long before = store.statistics().scanSequences();
       try (StoreIterator it = store.iterator()) {
@@ -157,6 +159,48 @@ class NodeTreeTest {
       assertTrue(store.statistics().scanMaxUncachedPerLevel() >= 1);
     }
   }
+
+  /**
+   * Issue 4's scan point: with the protected pool and on-write caching, after a load that forms
+   * at least three levels, a scan finds at most one uncached sequence on any level, even while
+   * point reads of the whole key space churn the rest of the cache.
+   */
+  @Test
+  void iamScansTouchAtMostOneUncachedSequencePerLevel(@TempDir Path dir) throws Exception {
+    Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
+        "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write"));
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
+      hashLoad(store, 21, RECORDS_FOR_SCANS);
+      Map<String, Number> p = store.properties();
+      assertTrue(store.depth() >= 3, "the load formed three levels: " + store.depth());
+      int mixed = p.get("tree.mixed-level").intValue();
+      assertTrue(mixed <= store.depth(), "the cache is too small to keep every level: m = " + mixed);
+      SplittableRandom random = new SplittableRandom(5);
+      for (int i = 0; i < 2000; i++) {
+        store.get(key(random.nextLong(1_000_000_000L))); // churns the unprotected pool
+        if (i % 4 == 0) {
+          try (StoreIterator it = store.iterator()) {
+            it.seek(key(random.nextLong(1_000_000_000L)));
+            for (int n = 0; n < 20 && it.valid(); n++) {
+              it.next();
+            }
+          }
+        }
+      }
+      p = store.properties();
+      assertEquals(500, store.statistics().scans());
+      assertTrue(store.statistics().scanSequences() > 500L * store.depth() / 2);
+      assertTrue(p.get("block-cache.protected-used-bytes").longValue() > 0);
+      assertEquals(1, store.statistics().scanMaxUncachedPerLevel(),
+          "at most one uncached sequence per level: " + p);
+      for (int level = 1; level <= store.depth(); level++) {
+        assertTrue(p.get("level." + level + ".scan-max-uncached").longValue() <= 1, "level " + level + ": " + p);
+      }
+    }
+  }
+
+  private static final String CACHE_FOR_SCANS = "1MiB";
+  private static final int RECORDS_FOR_SCANS = 20_000;
 
   @Test
   void iamWithOnWriteCachesTheSequencesItAppendsAndOthersDoNot(@TempDir Path dir) throws Exception {

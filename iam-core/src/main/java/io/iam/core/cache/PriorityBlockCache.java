@@ -1,0 +1,420 @@
+package io.iam.core.cache;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A {@link BlockCache} with two LRU pools: a <b>protected</b> pool for the blocks the IAM-tree
+ * keeps in memory (paper §5.1.3: every sequence of the appending levels above the mixed level m,
+ * and at level m the k−1 newest sequences of each node), and a <b>normal</b> pool for every other
+ * block. It follows RocksDB's {@code LRUCache} with {@code high_pri_pool_ratio} (cache/lru_cache.cc:
+ * high-priority entries overflowing their pool are demoted to the low-priority end rather than
+ * dropped), with one difference the paper needs: a normal block never evicts a protected one.
+ *
+ * <p><b>Which blocks are protected.</b> The owner says, per file, from which offset on its blocks
+ * are protected ({@link #protect(Map)}); a sequence is a contiguous range of its file and newer
+ * sequences lie after older ones, so "the k−1 newest sequences" is one offset. Blocks of a file
+ * without an entry are normal. When the map changes, resident blocks move between pools at once:
+ * those losing protection are demoted (to the most recent end of the normal pool), those gaining it
+ * are promoted.
+ *
+ * <p><b>Sizes.</b> Every block weighs its length plus {@link LruBlockCache#ENTRY_OVERHEAD_BYTES}.
+ * Protected blocks take at most {@link #protectedCapacityBytes()} (S); inserting one over S demotes
+ * the least recently used protected blocks to the normal pool. Normal blocks take what protected
+ * ones leave: inserting one evicts only normal blocks (least recently used first), and a normal
+ * block that cannot fit without evicting a protected one is returned without being kept. So
+ * {@code protectedUsed ≤ S ≤ capacity} and {@code used ≤ capacity}, exactly, at every moment.
+ *
+ * <p>Thread-safe: one lock guards both lists, the index and the per-file residency; loaders run
+ * outside it. Two threads missing the same block may both load it (the second insert keeps the
+ * first copy).
+ */
+public final class PriorityBlockCache implements BlockCache {
+
+  private static final int OVERHEAD = LruBlockCache.ENTRY_OVERHEAD_BYTES;
+
+  private record Key(long fileNumber, long offset) {}
+
+  /** An entry of one of the two doubly linked LRU lists (head = least recently used). */
+  private static final class Node {
+    final Key key;
+    final byte[] block;
+    final long weight;
+    boolean prot;
+    Node prev;
+    Node next;
+
+    Node(Key key, byte[] block) {
+      this.key = key;
+      this.block = block;
+      this.weight = (long) block.length + OVERHEAD;
+    }
+  }
+
+  /** A circular list with a sentinel; {@code sentinel.next} is the least recently used. */
+  private static final class Lru {
+    final Node sentinel = new Node(new Key(-1, -1), new byte[0]);
+    long bytes;
+
+    Lru() {
+      sentinel.prev = sentinel;
+      sentinel.next = sentinel;
+    }
+
+    void addMostRecent(Node n) {
+      n.prev = sentinel.prev;
+      n.next = sentinel;
+      sentinel.prev.next = n;
+      sentinel.prev = n;
+      bytes += n.weight;
+    }
+
+    void remove(Node n) {
+      n.prev.next = n.next;
+      n.next.prev = n.prev;
+      n.prev = null;
+      n.next = null;
+      bytes -= n.weight;
+    }
+
+    Node leastRecent() {
+      return sentinel.next == sentinel ? null : sentinel.next;
+    }
+  }
+
+  /** Resident blocks of one file: offset → entry. */
+  private static final class Residency {
+    final TreeMap<Long, Node> blocks = new TreeMap<>(); // sorted: pool changes happen in offset order
+    long bytes;
+  }
+
+  private final long capacity;
+  private final long protectedCapacity;
+  private final Object lock = new Object();
+  /** @GuardedBy("lock") */
+  private final Map<Key, Node> index = new HashMap<>();
+  /** @GuardedBy("lock") */
+  private final Map<Long, Residency> files = new HashMap<>();
+  /** @GuardedBy("lock") file → the offset from which its blocks are protected. */
+  private Map<Long, Long> protectFrom = Map.of();
+  private final Lru prot = new Lru();
+  private final Lru normal = new Lru();
+  private final LongAdder protectedHits = new LongAdder();
+  private final LongAdder protectedMisses = new LongAdder();
+  private final LongAdder normalHits = new LongAdder();
+  private final LongAdder normalMisses = new LongAdder();
+  private final LongAdder demotions = new LongAdder();
+
+  /**
+   * @param capacityBytes the most bytes kept in all (block lengths plus per-entry overhead)
+   * @param protectedCapacityBytes S, the most protected blocks take, at most {@code capacityBytes}
+   */
+  public PriorityBlockCache(long capacityBytes, long protectedCapacityBytes) {
+    if (capacityBytes < 0 || protectedCapacityBytes < 0 || protectedCapacityBytes > capacityBytes) {
+      throw new IllegalArgumentException(
+          "need 0 ≤ protected ≤ capacity, got protected " + protectedCapacityBytes + " of " + capacityBytes);
+    }
+    this.capacity = capacityBytes;
+    this.protectedCapacity = protectedCapacityBytes;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The returned array is shared with the cache and other readers: callers must not modify it.
+   *
+   * @throws IOException exactly as thrown by {@code loader} (nothing is cached then)
+   */
+  @Override
+  public byte[] get(long fileNumber, long offset, Loader loader) throws IOException {
+    Objects.requireNonNull(loader, "loader");
+    Key key = new Key(fileNumber, offset);
+    synchronized (lock) {
+      Node n = index.get(key);
+      if (n != null) {
+        touchLocked(n);
+        (n.prot ? protectedHits : normalHits).increment();
+        return n.block;
+      }
+    }
+    byte[] block = loader.load();
+    if (block == null) {
+      throw new NullPointerException("loader returned null for " + key);
+    }
+    synchronized (lock) {
+      boolean p = isProtectedLocked(key);
+      (p ? protectedMisses : normalMisses).increment();
+      Node n = index.get(key);
+      if (n != null) { // another thread loaded it meanwhile
+        touchLocked(n);
+        return n.block;
+      }
+      insertLocked(new Node(key, block), p);
+    }
+    return block;
+  }
+
+  /**
+   * Sets which blocks are protected: for each file in {@code fromOffset}, its blocks at or after
+   * that offset; blocks of other files are normal. Resident blocks change pools at once (those
+   * promoted beyond S demote the least recently used protected ones). The map is copied.
+   */
+  public void protect(Map<Long, Long> fromOffset) {
+    Map<Long, Long> next = Map.copyOf(fromOffset);
+    synchronized (lock) {
+      Map<Long, Long> old = protectFrom;
+      protectFrom = next;
+      TreeSet<Long> changed = new TreeSet<>(); // in file order, so the result is deterministic
+      for (Map.Entry<Long, Long> e : old.entrySet()) {
+        if (!e.getValue().equals(next.get(e.getKey()))) {
+          changed.add(e.getKey());
+        }
+      }
+      for (Long f : next.keySet()) {
+        if (!old.containsKey(f)) {
+          changed.add(f);
+        }
+      }
+      for (long f : changed) {
+        reclassifyLocked(f);
+      }
+      shrinkProtectedLocked();
+    }
+  }
+
+  /** Whether a block at this place would be protected now (whether or not it is resident). */
+  public boolean isProtected(long fileNumber, long offset) {
+    synchronized (lock) {
+      return isProtectedLocked(new Key(fileNumber, offset));
+    }
+  }
+
+  @Override
+  public void evictFile(long fileNumber) {
+    synchronized (lock) {
+      Residency r = files.get(fileNumber);
+      if (r == null) {
+        return;
+      }
+      for (Node n : new ArrayList<>(r.blocks.values())) {
+        removeLocked(n);
+      }
+    }
+  }
+
+  @Override
+  public boolean contains(long fileNumber, long offset) {
+    synchronized (lock) {
+      return index.containsKey(new Key(fileNumber, offset));
+    }
+  }
+
+  @Override
+  public long residentBlocks(long fileNumber) {
+    synchronized (lock) {
+      Residency r = files.get(fileNumber);
+      return r == null ? 0 : r.blocks.size();
+    }
+  }
+
+  @Override
+  public long residentBytes(long fileNumber) {
+    synchronized (lock) {
+      Residency r = files.get(fileNumber);
+      return r == null ? 0 : r.bytes;
+    }
+  }
+
+  @Override
+  public long capacityBytes() {
+    return capacity;
+  }
+
+  /** S: the most bytes protected blocks take. */
+  public long protectedCapacityBytes() {
+    return protectedCapacity;
+  }
+
+  @Override
+  public long usedBytes() {
+    synchronized (lock) {
+      return prot.bytes + normal.bytes;
+    }
+  }
+
+  /** Bytes (with overhead) of the protected blocks now resident. */
+  public long protectedUsedBytes() {
+    synchronized (lock) {
+      return prot.bytes;
+    }
+  }
+
+  @Override
+  public long hits() {
+    return protectedHits.sum() + normalHits.sum();
+  }
+
+  @Override
+  public long misses() {
+    return protectedMisses.sum() + normalMisses.sum();
+  }
+
+  /** Gets that found a protected block. */
+  public long protectedHits() {
+    return protectedHits.sum();
+  }
+
+  /** Gets that loaded a block that was protected when it arrived. */
+  public long protectedMisses() {
+    return protectedMisses.sum();
+  }
+
+  /** Protected blocks moved to the normal pool (overflow of S or lost protection). */
+  public long demotions() {
+    return demotions.sum();
+  }
+
+  // ------------------------------------------------------------------ under the lock
+
+  private boolean isProtectedLocked(Key key) {
+    Long from = protectFrom.get(key.fileNumber());
+    return from != null && key.offset() >= from;
+  }
+
+  private void touchLocked(Node n) {
+    Lru list = n.prot ? prot : normal;
+    list.remove(n);
+    list.addMostRecent(n);
+  }
+
+  private void insertLocked(Node n, boolean p) {
+    if (p && n.weight <= protectedCapacity) {
+      n.prot = true;
+      prot.addMostRecent(n);
+      shrinkProtectedLocked(); // may demote n's elders into the normal pool
+      if (!evictNormalLocked(0)) {
+        throw new AssertionError("protected blocks exceed the capacity");
+      }
+    } else {
+      if (n.weight > capacity - prot.bytes) {
+        return; // would need a protected block's room: returned, not kept
+      }
+      evictNormalLocked(n.weight);
+      n.prot = false;
+      normal.addMostRecent(n);
+    }
+    index.put(n.key, n);
+    Residency r = files.computeIfAbsent(n.key.fileNumber(), f -> new Residency());
+    r.blocks.put(n.key.offset(), n);
+    r.bytes += n.block.length;
+  }
+
+  /** Evicts normal blocks, least recent first, until {@code room} more bytes fit; false if they cannot. */
+  private boolean evictNormalLocked(long room) {
+    while (prot.bytes + normal.bytes + room > capacity) {
+      Node victim = normal.leastRecent();
+      if (victim == null) {
+        return false;
+      }
+      removeLocked(victim);
+    }
+    return true;
+  }
+
+  /** Demotes the least recently used protected blocks while the pool exceeds S. */
+  private void shrinkProtectedLocked() {
+    while (prot.bytes > protectedCapacity) {
+      demoteLocked(prot.leastRecent());
+    }
+  }
+
+  private void demoteLocked(Node n) {
+    prot.remove(n);
+    n.prot = false;
+    normal.addMostRecent(n);
+    demotions.increment();
+  }
+
+  /** Moves the file's resident blocks to the pool the protection map now puts them in. */
+  private void reclassifyLocked(long fileNumber) {
+    Residency r = files.get(fileNumber);
+    if (r == null) {
+      return;
+    }
+    for (Node n : r.blocks.values()) {
+      boolean p = isProtectedLocked(n.key) && n.weight <= protectedCapacity;
+      if (p == n.prot) {
+        continue;
+      }
+      if (p) {
+        normal.remove(n);
+        n.prot = true;
+        prot.addMostRecent(n);
+      } else {
+        demoteLocked(n);
+      }
+    }
+  }
+
+  private void removeLocked(Node n) {
+    (n.prot ? prot : normal).remove(n);
+    index.remove(n.key);
+    Residency r = files.get(n.key.fileNumber());
+    r.blocks.remove(n.key.offset());
+    r.bytes -= n.block.length;
+    if (r.blocks.isEmpty()) {
+      files.remove(n.key.fileNumber());
+    }
+  }
+
+  /** Checks every invariant (pool sums, bounds, index and residency agree); for tests. */
+  void checkInvariants() {
+    synchronized (lock) {
+      long p = 0;
+      long q = 0;
+      int count = 0;
+      for (Node n = prot.sentinel.next; n != prot.sentinel; n = n.next) {
+        check(n.prot && index.get(n.key) == n, "protected list entry " + n.key);
+        p += n.weight;
+        count++;
+      }
+      for (Node n = normal.sentinel.next; n != normal.sentinel; n = n.next) {
+        check(!n.prot && index.get(n.key) == n, "normal list entry " + n.key);
+        q += n.weight;
+        count++;
+      }
+      check(p == prot.bytes && q == normal.bytes, "pool sums");
+      check(count == index.size(), "index size");
+      check(p <= protectedCapacity && p + q <= capacity, "bounds: " + p + " + " + q);
+      long resident = 0;
+      for (Residency r : files.values()) {
+        resident += r.blocks.size();
+      }
+      check(resident == count, "residency");
+    }
+  }
+
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      throw new AssertionError("PriorityBlockCache invariant broken: " + what);
+    }
+  }
+
+  /** The keys resident in the protected pool, least recent first; for tests. */
+  List<long[]> protectedKeys() {
+    synchronized (lock) {
+      List<long[]> out = new ArrayList<>();
+      for (Node n = prot.sentinel.next; n != prot.sentinel; n = n.next) {
+        out.add(new long[] {n.key.fileNumber(), n.key.offset()});
+      }
+      return out;
+    }
+  }
+}
