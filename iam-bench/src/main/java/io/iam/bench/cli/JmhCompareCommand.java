@@ -43,8 +43,8 @@ public final class JmhCompareCommand implements Callable<Integer> {
   Path run;
 
   @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "10%",
-      description = "The change tolerated before a score counts as a regression or an improvement, as 10% or"
-          + " 10 (default: ${DEFAULT-VALUE}).")
+      description = "The change tolerated before a score counts as a regression or an improvement, as 10%% or"
+          + " 10 (default: 10%%).")
   String threshold;
 
   @Option(names = "--json", description = "Print one line of JSON instead of the table.")

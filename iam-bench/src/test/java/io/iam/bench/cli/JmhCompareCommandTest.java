@@ -204,4 +204,13 @@ class JmhCompareCommandTest {
     assertEquals(2, threshold.exitCode());
     assertTrue(threshold.err().contains("--threshold must be a percentage of at least 0"), threshold.err());
   }
+
+  @Test
+  void helpShowsThePercentSignsWithoutPicocliWarnings() {
+    CliRun r = CliRun.of("jmh-compare", "--help");
+
+    assertEquals(0, r.exitCode());
+    assertEquals("", r.err());
+    assertTrue(r.out().replaceAll("\\s+", " ").contains("as 10% or 10 (default: 10%)"), r.out());
+  }
 }
