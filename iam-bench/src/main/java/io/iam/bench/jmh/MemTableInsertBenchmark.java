@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Memtable inserts, as a write applies them: {@link MemTable#add} of a PUT with a fresh sequence
- * number. Keys are random, 16 to 24 bytes, drawn from a pool of {@value #KEYS}; values are random,
- * 100 bytes to 1 KiB. One operation is one insert. Each iteration starts from an empty memtable, as
+ * number. Keys are random, 16 to 24 bytes, taken in turn from a pool of {@value #KEYS}, so past the
+ * first {@value #KEYS} inserts of an iteration each one adds a newer version of a key already
+ * present; values are random, 100 bytes to 1 KiB. One operation is one insert. Each iteration starts from an empty memtable, as
  * after a flush, so memory stays bounded and the table's depth is comparable between iterations.
  */
 @State(Scope.Thread)
