@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
       ""
     },
     subcommands = {SimulateCommand.class, SimulateTreeCommand.class, PoliciesCommand.class, LoadCommand.class,
-      YcsbCommand.class, DrawTreeCommand.class,
+      YcsbCommand.class, DrawTreeCommand.class, JmhCompareCommand.class,
       CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 

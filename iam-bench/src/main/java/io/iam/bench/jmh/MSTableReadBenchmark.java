@@ -2,24 +2,15 @@ package io.iam.bench.jmh;
 
 import io.iam.core.cache.LruBlockCache;
 import io.iam.core.fs.LocalFs;
-import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
-import io.iam.core.key.InternalKeyComparator;
-import io.iam.core.key.ValueType;
 import io.iam.core.table.Entry;
 import io.iam.core.table.MSTableReader;
-import io.iam.core.table.MSTableWriter;
 import io.iam.core.table.SequenceReader;
-import io.iam.core.table.SequenceWriter;
 import io.iam.core.table.TableOptions;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -71,35 +62,20 @@ public class MSTableReadBenchmark {
   private byte[][] userKeys;
   private int next;
 
-  private static byte[] userKey(int i) {
-    return String.format("user%020d", i).getBytes(StandardCharsets.UTF_8);
-  }
-
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = Files.createTempDirectory("mstable-bench");
+    dir = BenchFixtures.tempDir("mstable-bench");
     Path file = dir.resolve("000001.mst");
-    InternalKeyComparator cmp = new InternalKeyComparator(BytewiseComparator.INSTANCE);
     int sequences = layout.equals("four-sequences") ? 4 : 1;
     long capacity = layout.equals("compact") ? 0 : 64L << 20;
-    byte[] value = new byte[200];
-    new SplittableRandom(1).nextBytes(value);
-    try (MSTableWriter w = MSTableWriter.create(LocalFs.INSTANCE, file, 1, capacity, TableOptions.DEFAULT, cmp)) {
-      for (int s = 0; s < sequences; s++) {
-        SequenceWriter seq = w.beginSequence();
-        for (int i = s; i < ENTRIES; i += sequences) {
-          seq.add(InternalKey.encode(userKey(i), 1 + i, ValueType.PUT), value);
-        }
-        seq.finish();
-      }
-    }
+    BenchFixtures.writeTable(file, capacity, TableOptions.DEFAULT, ENTRIES, sequences, 200);
     long cacheBytes = cache.equals("0") ? 0 : 64L << 20;
-    reader = MSTableReader.open(LocalFs.INSTANCE, file, 1, new LruBlockCache(cacheBytes), TableOptions.DEFAULT, cmp);
+    reader = MSTableReader.open(LocalFs.INSTANCE, file, 1, new LruBlockCache(cacheBytes), TableOptions.DEFAULT, BenchFixtures.CMP);
     SplittableRandom random = new SplittableRandom(2);
     seekKeys = new byte[4096][];
     userKeys = new byte[4096][];
     for (int i = 0; i < seekKeys.length; i++) {
-      userKeys[i] = userKey(random.nextInt(ENTRIES));
+      userKeys[i] = BenchFixtures.userKey(random.nextInt(ENTRIES));
       seekKeys[i] = InternalKey.seekKey(userKeys[i], InternalKey.MAX_SEQUENCE);
     }
   }
@@ -107,11 +83,7 @@ public class MSTableReadBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     reader.close();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
+    BenchFixtures.deleteTree(dir);
   }
 
   /** Finds one key, searching sequences newest first and skipping those its filter rules out. */

@@ -230,6 +230,20 @@ class MSTableRoundTripTest {
     }
   }
 
+  @Test
+  void scanningEveryBlockVisitsEveryEntryOnce() throws IOException {
+    try (MSTableReader r = open(new NoCacheForTests())) {
+      SequenceReader seq = r.sequence(0);
+      int entries = 0;
+      for (int i = 0; i < seq.blockCount(); i++) {
+        int inBlock = seq.scanBlock(i);
+        assertTrue(inBlock > 0, "block " + i + " is empty");
+        entries += inBlock;
+      }
+      assertEquals(data.size(), entries);
+    }
+  }
+
   private static MSTableReader open(io.iam.core.cache.BlockCache cache) throws IOException {
     return MSTableReader.open(LocalFs.INSTANCE, file, 1, cache, TableOptions.DEFAULT, CMP);
   }
