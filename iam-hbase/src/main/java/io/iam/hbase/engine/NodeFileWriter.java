@@ -39,8 +39,11 @@ final class NodeFileWriter extends AbstractMultiFileWriter {
   public void append(Cell cell) throws IOException {
     if (lastRow == null || !CellUtil.matchingRows(cell, lastRow)) {
       lastRow = CellUtil.cloneRow(cell);
-      open = router.startRow(lastRow);
-      byWriter.putIfAbsent(open.writer(), open);
+      NodeRouter.Output<StoreFileWriter> now = router.startRow(lastRow);
+      if (now != open) {
+        byWriter.put(now.writer(), now);
+        open = now;
+      }
     }
     open.writer().append(cell);
     router.addCell(cell.getSerializedSize());

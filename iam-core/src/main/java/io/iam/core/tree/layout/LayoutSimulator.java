@@ -20,6 +20,11 @@ import java.util.function.Supplier;
  * same decisions and end with the same tree: the same node ids, levels, ranges, sequences, rows
  * and bytes. A host test compares the two after every flush.
  *
+ * <p>It is not the cost model of {@link io.iam.core.tree.iam.TreeSimulator}, which runs the
+ * kernel's planners on key ranges and record counts alone, in the paper's order, to predict write
+ * amplification at scale; this one runs a file-based host's exact procedure on real rows, to check
+ * that host.
+ *
  * <p>Rows are unique by key within a flush; a row written again in a later flush replaces the
  * older version when a step merges them. Deletes are not modelled. Not thread-safe.
  */
