@@ -20,8 +20,9 @@ import java.util.Objects;
  * @param backgroundThreads background threads for flushes and compactions
  * @param sync whether each put syncs the write-ahead log
  * @param settleTimeout how long {@link LoadTarget#settle()} may wait for background work
- * @param engineOptions options of IAM's embedded engine ({@code StoreOptions}) set on top of the
- *     budgets, e.g. {@code mixed-level=3}; other stores ignore them
+ * @param engineOptions the store's own options on top of the budgets: for IAM's embedded engine its
+ *     {@code StoreOptions}, e.g. {@code mixed-level=3}; for HBase and AsterixDB the compaction policy
+ *     ({@value #POLICY}) and the policy's options; RocksDB ignores them
  */
 public record LoadConfig(
     String tree,
@@ -36,6 +37,9 @@ public record LoadConfig(
     boolean sync,
     Duration settleTimeout,
     Map<String, String> engineOptions) {
+
+  /** The engine option that names the merge policy of HBase and AsterixDB stores. */
+  public static final String POLICY = "policy";
 
   public static final int DEFAULT_BLOOM_BITS_PER_KEY = 14;
   /** RocksDB's default. */
@@ -76,6 +80,12 @@ public record LoadConfig(
     return new LoadConfig(tree, memtableBytes, cacheBytes, DEFAULT_BLOOM_BITS_PER_KEY, memtableBytes,
         DEFAULT_LEVEL_BASE_MEMTABLES * memtableBytes, DEFAULT_LEVEL_SIZE_MULTIPLIER,
         DEFAULT_LEVEL0_COMPACTION_TRIGGER, 1, false, DEFAULT_SETTLE_TIMEOUT, Map.of());
+  }
+
+  /** The same budgets with these engine options instead. */
+  public LoadConfig withEngineOptions(Map<String, String> options) {
+    return new LoadConfig(tree, memtableBytes, cacheBytes, bloomBitsPerKey, targetFileBytes, levelBaseBytes,
+        levelSizeMultiplier, level0CompactionTrigger, backgroundThreads, sync, settleTimeout, options);
   }
 
   /** The same budgets under another tree name (for the peer of a {@code --vs} run). */

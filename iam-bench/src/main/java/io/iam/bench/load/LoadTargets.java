@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
@@ -14,11 +15,13 @@ import java.util.Set;
  *
  * <p>Adding a store is one line in the static block below: {@code register("name",
  * SomeTarget::open);} with a {@link LoadTarget.Factory}. One factory may be registered under
- * several names; it sees the name in {@link LoadConfig#tree()}.
+ * several names; it sees the name in {@link LoadConfig#tree()}. Stores with heavy dependencies
+ * (HBase, AsterixDB) live in modules of their own and come in through {@link LoadTargetProvider}.
  */
 public final class LoadTargets {
 
   private static final Map<String, LoadTarget.Factory> TARGETS = new LinkedHashMap<>();
+  private static final Set<String> BUILT_IN = new java.util.HashSet<>();
 
   static {
     register(RocksDbTarget.NAME, RocksDbTarget::open);
@@ -28,7 +31,18 @@ public final class LoadTargets {
     register("iam", IamStoreTarget::open);
     register("lsa", IamStoreTarget::open);
     register("lsm-merge", IamStoreTarget::open);
+    BUILT_IN.addAll(TARGETS.keySet());
+    for (LoadTargetProvider provider : ServiceLoader.load(LoadTargetProvider.class)) {
+      provider.targets().forEach(LoadTargets::register);
+    }
   }
+
+  /**
+   * Stores whose binding is a module of its own, with the server's jars (the {@code iam} script puts
+   * it on the class path when a command names the store), and that module's name.
+   */
+  private static final Map<String, String> SEPARATE_BINDINGS =
+      Map.of("hbase", "iam-bench-hbase", "asterixdb", "iam-bench-asterix");
 
   private LoadTargets() {}
 
@@ -41,6 +55,11 @@ public final class LoadTargets {
   /** The registered names, in registration order. */
   public static Set<String> names() {
     return Collections.unmodifiableSet(TARGETS.keySet());
+  }
+
+  /** Whether {@code name} is one of iam-bench's own stores (the embedded trees and RocksDB). */
+  public static boolean isBuiltIn(String name) {
+    return BUILT_IN.contains(name);
   }
 
   /** The factory registered under {@code name}, if any. */
@@ -66,6 +85,11 @@ public final class LoadTargets {
 
   /** "unknown engine 'x'; available engines: a, b", for {@code what} = "engine". */
   public static String unknown(String name, String what) {
+    String module = SEPARATE_BINDINGS.get(name);
+    if (module != null) {
+      return what + " '" + name + "' is in the module " + module + ", which is not on the class path;"
+          + " run it through the ./iam script, which adds that module when a command names '" + name + "'";
+    }
     return "unknown " + what + " '" + name + "'; available " + what + "s: " + String.join(", ", names());
   }
 }

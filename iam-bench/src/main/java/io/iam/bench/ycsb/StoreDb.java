@@ -33,6 +33,7 @@ import site.ycsb.Status;
  *   <li>{@value #MEMTABLE} (default {@value #DEFAULT_MEMTABLE}) and {@value #CACHE} (default {@value
  *       #DEFAULT_CACHE}): sizes as {@code iam load --memtable/--cache} read them; every other budget is
  *       {@code iam load}'s default for them ({@link LoadConfig#defaults}).
+ *   <li>{@value #OPTION_PREFIX}{@code KEY}: the store's option KEY ({@link LoadConfig#engineOptions()}).
  * </ul>
  *
  * <p>A record is one value under its key (the key's UTF-8 bytes), in {@link RecordCodec}'s format;
@@ -49,6 +50,8 @@ public final class StoreDb extends DB {
   public static final String DIR = "iam.dir";
   public static final String MEMTABLE = "iam.memtable";
   public static final String CACHE = "iam.cache";
+  /** {@code iam.option.KEY=VALUE} sets the store's engine option KEY ({@link LoadConfig#engineOptions()}). */
+  public static final String OPTION_PREFIX = "iam.option.";
   public static final String DEFAULT_MEMTABLE = "64MiB";
   public static final String DEFAULT_CACHE = "256MiB";
 
@@ -60,7 +63,14 @@ public final class StoreDb extends DB {
     if (LoadTargets.find(engine).isEmpty()) {
       throw new DBException(LoadTargets.unknown(engine, "engine"));
     }
-    return LoadConfig.defaults(engine, size(p, MEMTABLE, DEFAULT_MEMTABLE), size(p, CACHE, DEFAULT_CACHE));
+    Map<String, String> options = new LinkedHashMap<>();
+    for (String name : p.stringPropertyNames()) {
+      if (name.startsWith(OPTION_PREFIX)) {
+        options.put(name.substring(OPTION_PREFIX.length()), p.getProperty(name));
+      }
+    }
+    return LoadConfig.defaults(engine, size(p, MEMTABLE, DEFAULT_MEMTABLE), size(p, CACHE, DEFAULT_CACHE))
+        .withEngineOptions(options);
   }
 
   @Override

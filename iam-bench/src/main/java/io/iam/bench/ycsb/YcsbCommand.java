@@ -1,17 +1,21 @@
 package io.iam.bench.ycsb;
 
 import io.iam.bench.load.LoadCommand;
+import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadTargets;
 import io.iam.bench.util.Dirs;
 import io.iam.bench.util.RunDir;
 import io.iam.bench.util.SizeConverter;
+import io.iam.core.policy.PolicyOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,6 +77,20 @@ public final class YcsbCommand implements Callable<Integer> {
       description = "Block cache capacity, index and filter blocks included. Default: ${DEFAULT-VALUE}.")
   long cache;
 
+  @Option(names = "--policy", paramLabel = "NAME",
+      description = "The merge policy of an HBase or AsterixDB store (`iam policies` lists them); the"
+          + " engine option '" + LoadConfig.POLICY + "'. The embedded trees are chosen by --engine instead.")
+  String policy;
+
+  @Option(names = "--k", paramLabel = "K",
+      description = "The policy's bound k on components (its option 'max-components').")
+  Integer k;
+
+  @Option(names = {"-o", "--engine-option"}, paramLabel = "KEY=VALUE",
+      description = "An option of the store, repeatable: the embedded engine's store options"
+          + " (docs/engine.md), or a policy option for HBase and AsterixDB (docs/policies.md).")
+  Map<String, String> engineOptions = new LinkedHashMap<>();
+
   @Option(names = "--dir", paramLabel = "DIR",
       description = "Directory of the store, new or empty, kept afterwards. Default: a new temporary"
           + " directory, deleted afterwards unless --keep.")
@@ -110,8 +128,8 @@ public final class YcsbCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (RunDir runDir = RunDir.of(dir, "ycsb", keep, err, "iam ycsb")) {
-      YcsbResult r = YcsbRunner.run(
-          new YcsbSpec(engine, w, records, operations, threads, runDir.path(), memtable, cache), !noProgress);
+      YcsbResult r = YcsbRunner.run(new YcsbSpec(engine, w, records, operations, threads, runDir.path(), memtable,
+          cache, options()), !noProgress);
       YcsbReport.print(out, r);
       if (json) {
         out.println(YcsbReport.json(r));
@@ -124,6 +142,29 @@ public final class YcsbCommand implements Callable<Integer> {
       }
       return 0;
     }
+  }
+
+  /** {@code -o} options, with {@code --policy} and {@code --k} added under their option keys. */
+  private Map<String, String> options() {
+    Map<String, String> options = new LinkedHashMap<>(engineOptions);
+    if ((policy != null || k != null) && LoadTargets.isBuiltIn(engine)) {
+      throw usage((policy != null ? "--policy" : "--k") + " sets the merge policy of an HBase or AsterixDB store;"
+          + " '" + engine + "' has none (the embedded trees are chosen with --engine)");
+    }
+    if (policy != null) {
+      putOnce(options, LoadConfig.POLICY, policy, "--policy");
+    }
+    if (k != null) {
+      putOnce(options, PolicyOptions.MAX_COMPONENTS.key(), Integer.toString(k), "--k");
+    }
+    return options;
+  }
+
+  private void putOnce(Map<String, String> options, String key, String value, String flag) {
+    if (options.containsKey(key)) {
+      throw usage(flag + " and -o " + key + "=... both set '" + key + "'; give one");
+    }
+    options.put(key, value);
   }
 
   private void inRange(String option, long value, long min) {

@@ -1,6 +1,7 @@
 package io.iam.bench.ycsb;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -16,9 +17,11 @@ import java.util.Properties;
  * @param dir the store's directory, new or empty
  * @param memtableBytes memtable capacity
  * @param cacheBytes block cache capacity
+ * @param engineOptions the store's own options ({@link io.iam.bench.load.LoadConfig#engineOptions()}):
+ *     the embedded engine's store options, or the policy and its options for HBase and AsterixDB
  */
 public record YcsbSpec(String engine, String workload, long records, long operations, int threads, Path dir,
-    long memtableBytes, long cacheBytes) {
+    long memtableBytes, long cacheBytes, Map<String, String> engineOptions) {
 
   /** The workload name that runs the load phase alone. */
   public static final String LOAD_ONLY = "load";
@@ -36,6 +39,13 @@ public record YcsbSpec(String engine, String workload, long records, long operat
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be positive: " + threads);
     }
+    engineOptions = Map.copyOf(engineOptions);
+  }
+
+  /** A spec without engine options. */
+  public YcsbSpec(String engine, String workload, long records, long operations, int threads, Path dir,
+      long memtableBytes, long cacheBytes) {
+    this(engine, workload, records, operations, threads, dir, memtableBytes, cacheBytes, Map.of());
   }
 
   /** Whether only the load phase runs. */
@@ -57,6 +67,7 @@ public record YcsbSpec(String engine, String workload, long records, long operat
     p.setProperty(StoreDb.DIR, dir.toString());
     p.setProperty(StoreDb.MEMTABLE, Long.toString(memtableBytes));
     p.setProperty(StoreDb.CACHE, Long.toString(cacheBytes));
+    engineOptions.forEach((key, value) -> p.setProperty(StoreDb.OPTION_PREFIX + key, value));
     return p;
   }
 }

@@ -74,7 +74,19 @@ class YcsbCommandTest {
     assertError("iam ycsb: Missing required option: '--workload=W'\n", "--engine", "iam");
     assertError("iam ycsb: Invalid value for option '--memtable': 'big': ", "--engine", "iam", "--workload", "a",
         "--memtable", "big");
-    assertError("iam ycsb: Unknown options: '--policy', 'x'\n", "--engine", "iam", "--workload", "a", "--policy", "x");
+    assertError("iam ycsb: --policy sets the merge policy of an HBase or AsterixDB store; 'iam' has none",
+        "--engine", "iam", "--workload", "a", "--policy", "binomial");
+    assertError("iam ycsb: --k sets the merge policy of an HBase or AsterixDB store; 'rocksdb' has none",
+        "--engine", "rocksdb", "--workload", "a", "--k", "4");
+    assertError("iam ycsb: Unknown options: '--colour', 'x'\n", "--engine", "iam", "--workload", "a", "--colour", "x");
+  }
+
+  @Test
+  void engineOptionsReachTheStore() {
+    CliRun run = CliRun.of("ycsb", "--engine", "iam", "--workload", "a", "--records", "100", "--operations", "10",
+        "--no-progress", "-o", "no-such-option=1");
+    assertTrue(run.exitCode() != 0, run.out());
+    assertTrue(run.err().contains("unknown option 'no-such-option'"), run.err());
   }
 
   @Test
