@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  *       whose first block was not cached ({@link #uncachedSequencesPerScan()}), and {@value
  *       #SCAN_MAX_UNCACHED}, the most on one level in one scan, and per level {@code
  *       level.N.scan-max-uncached}, the most one scan found on that level.
+ *   <li>the block cache's {@link #CACHE_COUNTERS}: hits, misses, bytes used, and for IAM's {@code
+ *       PriorityBlockCache} its protected pool's hits, misses, bytes used and capacity, and the
+ *       protected blocks demoted to the normal pool because the protected pool was full.
  * </ul>
  *
  * @param values the counters found, in the order above, levels ascending
@@ -40,6 +43,11 @@ public record EngineCounters(Map<String, Number> values) {
   static final String SCAN_SEQUENCES = "scan.sequences";
   static final String SCAN_UNCACHED = "scan.uncached-sequences";
   static final String SCAN_MAX_UNCACHED = "scan.max-uncached-per-level";
+
+  /** The block cache's counters, and for IAM's pool those of its protected part. */
+  static final List<String> CACHE_COUNTERS = List.of("block-cache.hits", "block-cache.misses",
+      "block-cache.used-bytes", "block-cache.protected-hits", "block-cache.protected-misses",
+      "block-cache.protected-used-bytes", "block-cache.protected-capacity-bytes", "block-cache.demotions");
 
   /** The per-level counters, in the order of the columns of {@link Level}. */
   static final List<String> LEVEL_COUNTERS = List.of("nodes", "sequences", "mean-sequences", "max-sequences");
@@ -74,6 +82,9 @@ public record EngineCounters(Map<String, Number> values) {
     properties.keySet().stream().filter(k -> SCAN_MAX_UNCACHED_AT.matcher(k).matches())
         .sorted(java.util.Comparator.comparingInt(k -> Integer.parseInt(k.split("\\.")[1])))
         .forEach(k -> pick(properties, k, picked));
+    for (String key : CACHE_COUNTERS) {
+      pick(properties, key, picked);
+    }
     return new EngineCounters(picked);
   }
 

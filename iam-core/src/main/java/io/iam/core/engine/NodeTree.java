@@ -82,6 +82,10 @@ final class NodeTree {
    */
   private final java.util.concurrent.ExecutorService childWriters;
   private volatile Mode mode;
+  /** The m and k chosen for the latest version asked about: they are chosen once per version. */
+  private volatile Chosen chosen;
+
+  private record Chosen(Version version, Mode mode) {}
 
   NodeTree(VersionSet versions, TableCache tables, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
       OptionValues options) {
@@ -144,26 +148,73 @@ final class NodeTree {
         if (fixedM > 0) {
           yield Mode.iam(fixedM, fixedK > 0 ? fixedK : 1);
         }
-        long[] levelBytes = new long[v.depth()];
-        for (int level = 1; level <= v.depth(); level++) {
-          levelBytes[level - 1] = v.nodes(level).stream().mapToLong(NodeMeta::bytes).sum();
+        Chosen memo = chosen;
+        if (memo != null && memo.version() == v) {
+          yield memo.mode();
         }
-        MkChooser.Choice c = MkChooser.choose(levelBytes, cache.capacityBytes(), fanout, fanout, halfBudget);
-        yield Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
+        MkChooser.Choice c = MkChooser.chooseMeasured(levelShapes(v), cache.capacityBytes(), fanout, fanout,
+            halfBudget, capacity);
+        Mode fresh = Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
+        chosen = new Chosen(v, fresh);
+        yield fresh;
       }
     };
     mode = m;
     return m;
   }
 
+  /**
+   * What each level of {@code v} holds, for {@link MkChooser#chooseMeasured}: D_j and N_j from the
+   * manifest, and the bytes of every node's sequences but its oldest from the tables' indexes (an
+   * MSTable lays its sequences out oldest first). A table whose reader cannot open counts as
+   * holding no appended sequences, which only makes the choice less cautious until it opens.
+   */
+  private List<MkChooser.LevelShape> levelShapes(Version v) {
+    List<MkChooser.LevelShape> levels = new ArrayList<>();
+    for (int level = 1; level <= v.depth(); level++) {
+      long bytes = 0;
+      long nodes = 0;
+      long appendedBytes = 0;
+      long appendedSequences = 0;
+      for (NodeMeta n : v.nodes(level)) {
+        FileMeta f = n.file();
+        if (f == null) {
+          continue;
+        }
+        bytes += f.fileSize();
+        nodes++;
+        if (f.sequenceCount() >= 2) {
+          long start = appendedStart(f);
+          if (start >= 0) {
+            appendedBytes += f.fileSize() - start;
+            appendedSequences += f.sequenceCount() - 1;
+          }
+        }
+      }
+      levels.add(new MkChooser.LevelShape(bytes, nodes, appendedBytes, appendedSequences));
+    }
+    return levels;
+  }
+
+  /** Where the second-oldest sequence of {@code f} begins, or -1 if its reader cannot open. */
+  private long appendedStart(FileMeta f) {
+    try {
+      return tables.reader(f).sequence(1).handle().dataStart();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
   // ---------------------------------------------------------------- choosing work (metadata only)
 
   /**
-   * The next background job, or null. First a full internal node, deepest level first (as the
-   * kernel's {@code TreeSimulator} settles) and the fullest first; a node whose internal children
-   * are full cannot flush yet (§4.2.1), so if such a child is free the fullest one goes first.
-   * Else a new level once the leaf level is full (only when {@code idle}: nothing else running),
-   * else a combine on a level with too many nodes.
+   * The next background job, or null. First a new level once the leaf level is full: nothing else
+   * starts, and memtable flushes wait too ({@link #pickMemtableFlush}), so it is added as soon as
+   * {@code idle} (nothing running); waiting instead for a gap in the work let the full leaf level
+   * take merges for the rest of a busy load. Then a full internal node, deepest level first (as
+   * the kernel's {@code TreeSimulator} settles) and the fullest first; a node whose internal
+   * children are full cannot flush yet (§4.2.1), so if such a child is free the fullest one goes
+   * first. Else a combine on a level with too many nodes.
    *
    * <p>Deepest first keeps the lower levels drained, so a flush is rarely blocked by a full child.
    * Measured at 4 M records (680 MiB cache), it wrote 5.06 bytes per byte against 5.64 when the
@@ -171,6 +222,11 @@ final class NodeTree {
    */
   NodeJob pick(Version v, Set<Long> busy, boolean idle) {
     TreeShape shape = RankSpace.of(v, List.of()).shape(v, fanout, capacity);
+    if (levelDue(shape)) {
+      // The leaf level is full: add a level as soon as the jobs running now end, before any other
+      // job (§4.2.3 adds it when N_n reaches t^n; leaves flushed into meanwhile would be merged).
+      return idle ? new NodeJob(NodeJob.Kind.ADD_LEVEL, shape.depth() + 1, null, null, Set.of()) : null;
+    }
     for (int i = shape.depth() - 1; i >= 1; i--) {
       List<Node> full = new ArrayList<>();
       for (Node n : shape.level(i)) {
@@ -186,9 +242,6 @@ final class NodeTree {
         }
       }
     }
-    if (CombinePlanner.needsNewLevel(shape) && shape.depth() < maxDepth) {
-      return idle ? new NodeJob(NodeJob.Kind.ADD_LEVEL, shape.depth() + 1, null, null, Set.of()) : null;
-    }
     Optional<Node> victim = CombinePlanner.pick(shape);
     if (victim.isPresent() && !combining.get()) {
       Node n = victim.get();
@@ -198,6 +251,11 @@ final class NodeTree {
       }
     }
     return null;
+  }
+
+  /** Whether the leaf level is full (N_n ≥ t^n) and the tree may still grow a level. */
+  private boolean levelDue(TreeShape shape) {
+    return CombinePlanner.needsNewLevel(shape) && shape.depth() < maxDepth;
   }
 
   /**
@@ -232,7 +290,7 @@ final class NodeTree {
   /**
    * A job flushing a memtable whose distinct user keys are {@code source}, or null while a level-1
    * node it would write into is busy, or internal and holding {@link #HARD_LIMIT} × C_t (it must
-   * flush first).
+   * flush first), or while a new level is due (a short wait: it is a manifest edit).
    *
    * <p>The paper flushes only into children that are not full. Level 1 relaxes that to the hard
    * limit, the way RocksDB lets level 0 grow past its compaction trigger before writes stop: a
@@ -241,6 +299,9 @@ final class NodeTree {
    * once; what is written where is unchanged.
    */
   NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy) {
+    if (levelDue(RankSpace.of(v, List.of()).shape(v, fanout, capacity))) {
+      return null; // wait: the level is added once the running jobs end (see pick)
+    }
     Set<Long> reserved = new HashSet<>();
     boolean internal = v.depth() > 1;
     for (NodeMeta n : v.nodes(1)) {
@@ -393,15 +454,14 @@ final class NodeTree {
 
   /**
    * Tells a {@link PriorityBlockCache} which blocks the m/k rule keeps in memory (§5.1.3), for the
-   * current version and the m chosen for it: every sequence of the levels above m, and at level m
-   * every sequence of a node but its oldest (the paper's k − 1 newest, since a node there holds at
-   * most k). Blocks that no longer qualify (m changed, the sequence was merged, or its node moved
-   * below m) lose their protection. A node that moves below m with several sequences therefore
-   * shows a scan all of them uncached until its next merge: at 4 M records, 2 on the leaf level.
-   * Protecting every sequence but the oldest on every level as well was tried: it held 572 MiB of
-   * the 680 MiB pool (227 MiB without) and still showed 2, so it was dropped.
-   * Does nothing for LSA, LSM-merge, or another cache. Called after every change of the tree;
-   * reads metadata only (and opens a reader for the level-m files that have none; if that fails,
+   * current version and the m chosen for it: every sequence of the levels above m, and on level m
+   * and below every sequence of a node but its oldest (the paper's k − 1 newest at level m; below
+   * m only nodes that moved down by a metadata change hold more than one, and they keep their
+   * appended sequences cached until their next merge, so a scan still meets at most one uncached
+   * sequence per level). {@link MkChooser#chooseMeasured} counts all of these against M. Blocks
+   * that no longer qualify (m changed, the sequence was merged) lose their protection. Does
+   * nothing for LSA, LSM-merge, or another cache. Called after every change of the tree; reads
+   * metadata only (and opens a reader for the multi-sequence files that have none; if that fails,
    * the previous protection stays until the next call).
    */
   void refreshProtection() {
@@ -413,7 +473,7 @@ final class NodeTree {
       try {
         Mode md = modeFor(v);
         Map<Long, Long> from = new HashMap<>();
-        for (int level = 1; level <= v.depth() && level <= md.m(); level++) {
+        for (int level = 1; level <= v.depth(); level++) {
           for (NodeMeta n : v.nodes(level)) {
             FileMeta f = n.file();
             if (f == null) {

@@ -23,6 +23,26 @@ public final class MkChooser {
   /** The chosen mixed level {@code m} (1..n+1) and sequence cap {@code k} (1..k_max). */
   public record Choice(int m, int k) {}
 
+  /**
+   * What a level holds, as the engine measures it for {@link #chooseMeasured}.
+   *
+   * @param bytes D_j, the bytes of the level's files
+   * @param nodes N_j, its nodes that hold a file
+   * @param appendedBytes the bytes of every sequence but the oldest of each of its nodes
+   * @param appendedSequences how many such sequences it holds
+   */
+  public record LevelShape(long bytes, long nodes, long appendedBytes, long appendedSequences) {
+    public LevelShape {
+      if (bytes < 0 || nodes < 0 || appendedBytes < 0 || appendedSequences < 0) {
+        throw new IllegalArgumentException("negative level shape: " + bytes + ", " + nodes + ", " + appendedBytes
+            + ", " + appendedSequences);
+      }
+    }
+  }
+
+  /** {@link #chooseMeasured} caps k once the appended sequences held now reach this share of M. */
+  static final double FULL = 0.95;
+
   private MkChooser() {}
 
   /**
@@ -69,6 +89,81 @@ public final class MkChooser {
         break;
       }
       k = candidate;
+    }
+    return new Choice(m, k);
+  }
+
+  /**
+   * The same choice with the paper's estimate made from what the levels hold rather than from D_m
+   * alone, so that the appended sequences it promises to cache really fit M:
+   *
+   * <pre>
+   *   S_{m,k} = N_m · (k − 1)/2 · a_m,   a_m = max(C_t / t, A_m / c_m)
+   *   Σ_{j<m} D_j + Σ_{j>m} A_j + S_{m,k} ≤ M   (or M/2)
+   * </pre>
+   *
+   * This is formula (1) before the paper substitutes N_m = D_m / (C_t/2) and a_m = C_t/t: a node
+   * holds a uniformly random 0..k−1 appended sequences, (k−1)/2 on average, each of a_m bytes. It
+   * uses the real node count N_m (nodes cut by merges and splits are often far below C_t/2, which
+   * made formula (1) promise more than the cache held) and the real mean size a_m of the appended
+   * sequences already at level m (A_m bytes in c_m sequences; C_t/t when there are none, and never
+   * less). Σ_{j>m} A_j counts the appended sequences of nodes that moved below m by a metadata
+   * change and keep them until their next merge; the engine keeps those cached too. The largest m
+   * whose fixed part fits is chosen, then the largest k. If the fixed part plus what level m holds
+   * now (A_m) already exceeds {@value #FULL} of the budget, k is also capped at the current mean
+   * number of sequences per node, 1 + c_m / N_m (rounded down), so that the fuller nodes merge.
+   *
+   * @param levels levels 1..n (index 0 is level 1)
+   * @param cacheBytes M ≥ 0
+   * @param fanout t ≥ 1
+   * @param kMax the cap on k, ≥ 1
+   * @param halfMemory use M/2 instead of M
+   * @param nodeCapacity C_t ≥ 1
+   */
+  public static Choice chooseMeasured(java.util.List<LevelShape> levels, long cacheBytes, int fanout, int kMax,
+      boolean halfMemory, long nodeCapacity) {
+    if (cacheBytes < 0 || fanout < 1 || kMax < 1 || nodeCapacity < 1) {
+      throw new IllegalArgumentException("need M >= 0, t >= 1, k_max >= 1, C_t >= 1");
+    }
+    int n = levels.size();
+    double budget = halfMemory ? cacheBytes / 2.0 : cacheBytes;
+    double[] above = new double[n + 2]; // above[m] = Σ_{j<m} D_j
+    double[] below = new double[n + 2]; // below[m] = Σ_{j>m} A_j
+    for (int level = 1; level <= n; level++) {
+      above[level + 1] = above[level] + levels.get(level - 1).bytes();
+    }
+    for (int level = n; level >= 1; level--) {
+      below[level - 1] = below[level] + levels.get(level - 1).appendedBytes();
+    }
+    int m = 1;
+    for (int level = n + 1; level >= 1; level--) {
+      if (above[level] + below[level] <= budget) {
+        m = level;
+        break;
+      }
+    }
+    if (m == n + 1) {
+      return new Choice(m, 1);
+    }
+    LevelShape mixed = levels.get(m - 1);
+    double perSequence = (double) nodeCapacity / fanout;
+    if (mixed.appendedSequences() > 0) {
+      perSequence = Math.max(perSequence, (double) mixed.appendedBytes() / mixed.appendedSequences());
+    }
+    double fixed = above[m] + below[m];
+    int k = 1;
+    for (int candidate = 2; candidate <= kMax; candidate++) {
+      if (fixed + mixed.nodes() * (candidate - 1) / 2.0 * perSequence > budget) {
+        break;
+      }
+      k = candidate;
+    }
+    if (fixed + mixed.appendedBytes() > FULL * budget && mixed.nodes() > 0) {
+      // What level m holds now already (nearly) fills the budget, typically just after k fell as
+      // the data grew and nodes still hold the old cap. Capping k at the current mean number of
+      // sequences per node makes the fuller half merge at their next flush.
+      int mean = (int) (1 + mixed.appendedSequences() / mixed.nodes());
+      k = Math.max(1, Math.min(k, mean));
     }
     return new Choice(m, k);
   }

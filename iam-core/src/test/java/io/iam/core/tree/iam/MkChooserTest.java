@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.tree.iam.MkChooser.Choice;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -75,5 +76,67 @@ class MkChooserTest {
         previous = c;
       }
     }
+  }
+
+  private static MkChooser.LevelShape level(long bytes, long nodes, long appendedBytes, long appendedSequences) {
+    return new MkChooser.LevelShape(bytes, nodes, appendedBytes, appendedSequences);
+  }
+
+  @Test
+  void measuredHandComputed() {
+    // C_t = 100, t = 10: a_m is at least 10. Levels: L1 10 B, L2 100 B, L3 1000 B in 40 nodes.
+    // m = 4 needs 1110 > 300; m = 3 needs 110 ≤ 300. S_{3,k} = 40·(k−1)/2·10 = 200(k−1):
+    // k = 2: 310 > 300, so (3, 1). With M = 310: (3, 2). D_3/t = 100 per k in formula (1) would give k = 3.
+    List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 0, 0));
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 300, 10, 10, false, 100));
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100));
+    assertEquals(new Choice(3, 3), MkChooser.choose(new long[] {10, 100, 1000}, 310, 10, 10, false));
+  }
+
+  @Test
+  void measuredUsesLargerAppendedSequencesAndCountsMovedOnesBelow() {
+    // L3's appended sequences average 20 B (> C_t/t = 10): S_{3,k} = 40·(k−1)/2·20 = 400(k−1).
+    // L4 holds 50 B of appended sequences in moved nodes, counted for every m < 4.
+    // Fixed part at m = 3: 110 + 50 = 160. M = 560: k = 2 (560), k = 3 (960) no → (3, 2).
+    List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 200, 10),
+        level(5000, 100, 50, 2));
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 560, 10, 10, false, 100));
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 559, 10, 10, false, 100));
+    // Half the memory: M = 1120 behaves as 560.
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 1120, 10, 10, true, 100));
+    // At M = 159 no m fits: m = 3 needs 160, m = 2 needs 10 + A_3 + A_4 = 260, m = 1 needs 250.
+    // m = 1 is the fallback, with k = 1.
+    assertEquals(new Choice(1, 1), MkChooser.chooseMeasured(d, 159, 10, 10, false, 100));
+  }
+
+  @Test
+  void measuredCapsKWhileTheLevelHoldsTooMuch() {
+    // As measuredHandComputed at M = 310 → (3, 2), but L3 now holds 190 B of appended sequences in
+    // 100 of them (over 40 nodes, 3.5 sequences each on average): 110 + 190 = 300 > 0.95 · 310,
+    // so k is capped at 1 + 100/40 = 3 — above 2, so nothing changes.
+    List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 190, 100));
+    // a_3 = max(10, 1.9) = 10, so the estimate is as before.
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100));
+    // With M = 1000 and L3 holding 960 B in 60 appended sequences: a_3 = 16, the estimate
+    // 110 + 40(k−1)/2·16 ≤ 1000 gives k = 3; holding 110 + 960 = 1070 > 950, k is capped at
+    // 1 + 60/40 = 2.
+    List<MkChooser.LevelShape> full = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
+        level(1000, 40, 960, 60));
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(full, 1000, 10, 10, false, 100));
+    // Holding 110 + 800 = 910 ≤ 950: no cap. a_3 = 800/60 = 13.3: 110 + 40(k−1)/2·13.3 ≤ 1000 → k = 4.
+    // (With the cap it would have been 2: the cap is what the previous case shows.)
+    List<MkChooser.LevelShape> under = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
+        level(1000, 40, 800, 60));
+    assertEquals(new Choice(3, 4), MkChooser.chooseMeasured(under, 1000, 10, 10, false, 100));
+  }
+
+  @Test
+  void measuredEdges() {
+    assertEquals(new Choice(1, 1), MkChooser.chooseMeasured(List.of(), 0, 10, 10, false, 100));
+    List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0));
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 110, 10, 10, false, 100));
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 1_000_000, 10, 10, false, 100));
+    // M = 109: m = 2 (10 ≤ 109), S_{2,k} = 10·(k−1)/2·10 = 50(k−1): k = 2 (60), k = 3 (110 > 109) → (2, 2).
+    assertEquals(new Choice(2, 2), MkChooser.chooseMeasured(d, 109, 10, 10, false, 100));
   }
 }
