@@ -147,14 +147,8 @@ class CompareCommandTest {
   }
 
   private static void assertError(String expectedStart, String... args) {
-    String[] all = new String[args.length + 1];
-    all[0] = "compare";
-    System.arraycopy(args, 0, all, 1, args.length);
-    CliRun run = CliRun.of(all);
-    assertEquals(2, run.exitCode(), run.err());
-    assertTrue(run.err().startsWith(expectedStart), "expected '" + expectedStart + "', got: " + run.err());
+    CliRun run = CliRun.assertUsageError("compare", expectedStart, args);
     assertEquals(1, run.err().lines().count(), "one line: " + run.err());
-    assertEquals("", run.out());
   }
 
   private static JsonNode runOf(JsonNode runs, String workload, String engine) {
