@@ -143,9 +143,6 @@ final class CompareCharts {
       none.addSeries("none", List.of("-"), List.of(0.0));
       charts = List.of(none);
     }
-    int columns = Math.min(GRID_COLUMNS, charts.size());
-    int rows = (charts.size() + columns - 1) / columns;
-    BitmapEncoder.saveBitmap(charts, rows, columns, file.toString(), BitmapFormat.PNG);
-    return file;
+    return Charts.saveGrid(file, charts, GRID_COLUMNS);
   }
 }

@@ -43,9 +43,9 @@ import picocli.CommandLine.Spec;
 public final class CompareCommand implements Callable<Integer> {
 
   /** The default records: the default comparison (3 engines, 8 workloads) takes about 5 minutes on 2 cores. */
-  static final String DEFAULT_RECORDS = "20000";
+  static final String DEFAULT_RECORDS = "50000";
 
-  static final String DEFAULT_OPERATIONS = "20000";
+  static final String DEFAULT_OPERATIONS = "50000";
 
   @Spec CommandSpec spec;
 
@@ -140,10 +140,11 @@ public final class CompareCommand implements Callable<Integer> {
       }
     }
     CompareSummary summary = new CompareSummary(plan, results);
-    CompareCharts.write(out, summary);
     CompareReport.Context context = new CompareReport.Context(commandLine(), start,
         (System.nanoTime() - startNanos) / 1_000_000, machine, Machine.loadAverageNow(), plan, launcher.shown());
+    // The report first: if a chart cannot be drawn, the figures are still there.
     CompareReport.write(out, context, summary, results);
+    CompareCharts.write(out, summary);
     stdout.print(new ReportDoc().table(CompareReport.summaryTable(summary)).markdown());
     stdout.println("Report: " + out.resolve(CompareReport.MARKDOWN) + " (also " + CompareReport.HTML + ", "
         + CompareReport.RESULTS + " and the charts there)");

@@ -2,7 +2,14 @@ package io.iam.bench.util;
 
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
@@ -38,5 +45,35 @@ public final class Charts {
   /** The {@code i}-th colour of the palette (0 first), for series that keep their place across charts. */
   public static Color color(int i) {
     return PALETTE.get(Math.floorMod(i, PALETTE.size()));
+  }
+
+  /**
+   * Writes {@code charts} as one PNG, left to right and top to bottom in rows of {@code columns}
+   * cells the size of the largest chart; cells past the last chart stay white (XChart's own grid
+   * wants exactly rows × columns charts).
+   */
+  public static Path saveGrid(Path file, List<? extends Chart<?, ?>> charts, int columns) throws IOException {
+    if (charts.isEmpty() || columns < 1) {
+      throw new IllegalArgumentException("a grid needs at least one chart and one column");
+    }
+    int cols = Math.min(columns, charts.size());
+    int rows = (charts.size() + cols - 1) / cols;
+    int cellWidth = charts.stream().mapToInt(Chart::getWidth).max().orElseThrow();
+    int cellHeight = charts.stream().mapToInt(Chart::getHeight).max().orElseThrow();
+    BufferedImage grid = new BufferedImage(cols * cellWidth, rows * cellHeight, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = grid.createGraphics();
+    try {
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, grid.getWidth(), grid.getHeight());
+      for (int i = 0; i < charts.size(); i++) {
+        g.drawImage(BitmapEncoder.getBufferedImage(charts.get(i)), i % cols * cellWidth, i / cols * cellHeight, null);
+      }
+    } finally {
+      g.dispose();
+    }
+    if (!ImageIO.write(grid, "png", file.toFile())) {
+      throw new IOException("no PNG writer for " + file);
+    }
+    return file;
   }
 }

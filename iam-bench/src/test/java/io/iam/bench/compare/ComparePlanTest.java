@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The pure parts of {@code iam compare}: the order of the runs, their commands, the medians, the launcher. */
 class ComparePlanTest {
@@ -80,6 +84,30 @@ class ComparePlanTest {
     assertEquals(450, r.opsPerSecond().median(), "the mean of the middle two of an even count");
     assertEquals(1.0, r.normalized(), 0.0);
     assertEquals(200.0 / 450, i.normalized());
+  }
+
+  @Test
+  void chartsOfAGridThatDoesNotFillItsLastRow(@TempDir Path dir) throws Exception {
+    List<String> workloads = List.of("load", "a", "b", "c", "e");
+    ComparePlan plan = new ComparePlan(List.of("iam", "rocksdb"), workloads, "iam",
+        new ComparePlan.Budget(10, 10, 1, 1, 1024, 1024, null, null, Map.of()), 1);
+    List<CompareSummary.Result> results = new ArrayList<>();
+    for (ComparePlan.Run r : plan.runs(e -> false)) {
+      JsonNode json = JSON.readTree("{\"opsPerSecond\":" + (100 + r.index()) + ",\"writeAmplification\":2.5,"
+          + "\"diskBytes\":2097152,\"levels\":[{\"writeAmplification\":1.0},{\"writeAmplification\":1.5}],"
+          + "\"latencyMicros\":{\"read\":{\"p50\":5,\"p95\":9,\"p99\":20,\"p999\":400}}}");
+      boolean fail = r.workload().equals("e") && r.engine().equals("iam");
+      results.add(new CompareSummary.Result(r, new ChildLauncher.Outcome(fail ? 1 : 0, 5, fail ? null : json, "x")));
+    }
+    List<Path> files = CompareCharts.write(dir, new CompareSummary(plan, results));
+
+    assertEquals(4, files.size());
+    BufferedImage wa = ImageIO.read(dir.resolve(CompareCharts.WRITE_AMPLIFICATION).toFile());
+    assertEquals(2, wa.getHeight() / 340, "five workloads in rows of four: two rows");
+    assertEquals(4 * 460, wa.getWidth());
+    for (Path f : files) {
+      assertTrue(ImageIO.read(f.toFile()).getWidth() > 0, f.toString());
+    }
   }
 
   @Test
