@@ -54,7 +54,9 @@ public final class CompareCommand implements Callable<Integer> {
   List<String> engines;
 
   @Option(names = "--workloads", paramLabel = "W,W,...", split = ",", defaultValue = "load,a,b,c,d,e,f,g",
-      description = "Workloads, as 'iam ycsb --workload' names them. Default: ${DEFAULT-VALUE}.")
+      description = "Workloads, as 'iam ycsb --workload' names them, and the IAM paper's tests run by 'iam load':"
+          + " seqload (sequential load), seqread (long scans after a load), overwrite (as many overwrites after a"
+          + " load). Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Option(names = "--out", paramLabel = "DIR", required = true,
@@ -129,6 +131,7 @@ public final class CompareCommand implements Callable<Integer> {
         String clear = bar.silent() ? "" : "\r\033[K";
         ChildLauncher.Outcome o = launcher.run(run.args(), err,
             f("%s  [%d/%d %s %s] ", clear, run.index(), runs.size(), run.engine(), run.workload()));
+        o = paperFigures(run, o);
         results.add(new CompareSummary.Result(run, o));
         bar.accept(1);
         synchronized (err) {
@@ -168,7 +171,8 @@ public final class CompareCommand implements Callable<Integer> {
       }
     }
     List<String> ws = names("--workloads", workloads);
-    List<String> known = YcsbCommand.workloadNames();
+    List<String> known = new ArrayList<>(YcsbCommand.workloadNames());
+    known.addAll(PaperTest.names());
     for (String w : ws) {
       if (!known.contains(w)) {
         throw usage("--workloads: unknown workload '" + w + "'; available: " + String.join(", ", known));
@@ -194,8 +198,17 @@ public final class CompareCommand implements Callable<Integer> {
     Dirs.newOrEmptyProblem(out).ifPresent(problem -> {
       throw usage("--out: " + problem);
     });
-    return new ComparePlan(es, ws, base, new ComparePlan.Budget(records, operations, g, threads, memtable, cache, policy, k,
-        engineOptions), repeat);
+    ComparePlan.Budget budget =
+        new ComparePlan.Budget(records, operations, g, threads, memtable, cache, policy, k, engineOptions);
+    return new ComparePlan(es, ws, base, budget, repeat);
+  }
+
+  /** For a {@link PaperTest}, its {@code iam load} JSON read into a YCSB run's figures. */
+  private static ChildLauncher.Outcome paperFigures(ComparePlan.Run run, ChildLauncher.Outcome o) {
+    return PaperTest.named(run.workload())
+        .filter(t -> o.json() != null)
+        .map(t -> new ChildLauncher.Outcome(o.exitCode(), o.millis(), t.figures(o.json()), o.lastStderrLine()))
+        .orElse(o);
   }
 
   /** The names of a list flag, trimmed and lower-cased; none empty, none twice. */

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -54,7 +55,7 @@ record ComparePlan(List<String> engines, List<String> workloads, String baseline
    *
    * @param index 1 for the first run
    * @param repeat 1 for the first sweep
-   * @param args the arguments of its {@code iam ycsb} command, {@code ycsb} first
+   * @param args the arguments of its {@code iam} command, {@code ycsb} (or {@code load}) first
    */
   record Run(int index, int repeat, String engine, String workload, List<String> args) {}
 
@@ -72,15 +73,22 @@ record ComparePlan(List<String> engines, List<String> workloads, String baseline
       }
       for (String w : workloads) {
         for (String e : order) {
-          runs.add(new Run(runs.size() + 1, r + 1, e, w, ycsbArgs(e, w, takesPolicy.test(e))));
+          runs.add(new Run(runs.size() + 1, r + 1, e, w, args(e, w, takesPolicy.test(e))));
         }
       }
     }
     return runs;
   }
 
-  /** {@code ycsb --engine E --workload W ... --json --no-progress}. */
-  List<String> ycsbArgs(String engine, String workload, boolean takesPolicy) {
+  /**
+   * The child's arguments: {@code ycsb --engine E --workload W ... --json --no-progress}, or for a
+   * {@link PaperTest} its {@code load} command.
+   */
+  List<String> args(String engine, String workload, boolean takesPolicy) {
+    Optional<PaperTest> paper = PaperTest.named(workload);
+    if (paper.isPresent()) {
+      return paper.get().args(engine, budget, takesPolicy);
+    }
     List<String> a = new ArrayList<>(List.of("ycsb", "--engine", engine, "--workload", workload,
         "--records", Long.toString(budget.records()),
         "--operations", Long.toString(budget.operationsOf(workload)),

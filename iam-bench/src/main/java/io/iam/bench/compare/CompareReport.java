@@ -56,9 +56,15 @@ final class CompareReport {
         + load(c.loadAverageAtEnd()) + " at the end.");
     d.paragraph("**Command:**");
     d.code(c.commandLine());
-    d.paragraph(f("Each run is `iam ycsb` in a JVM of its own, started as `%s`. Every engine gets the same data and"
-            + " budgets: %,d records of 1 KiB, %,d operations (workload g: %,d), %d client thread%s, memtable %s,"
-            + " cache %s%s. Workloads run in the order given, the engines alternating within each; %d repeat%s%s."
+    List<String> tests = s.workloads().stream().flatMap(w -> PaperTest.named(w).stream())
+        .map(t -> "`" + t.cliName() + "` (" + t.description() + ")").toList();
+    if (!tests.isEmpty()) {
+      d.paragraph("The IAM paper's tests run `iam load` instead, with the same records, memtable and cache: "
+          + String.join(", ", tests) + ". For `seqread`, ops/s counts entries read per second.");
+    }
+    d.paragraph(f("Each run is `iam ycsb` (or `iam load`) in a JVM of its own, started as `%s`. Every engine gets"
+            + " the same data and budgets: %,d records of 1 KiB, %,d operations (workload g: %,d), %d client"
+            + " thread%s, memtable %s, cache %s%s. Workloads run in the order given, the engines alternating within each; %d repeat%s%s."
             + " Figures are medians over the repeats that succeeded; spread is (max - min) / median of ops/s."
             + " Throughput is normalized to %s on the same workload.",
         c.launcher(), b.records(), b.operations(), b.gOperations(), b.threads(), b.threads() == 1 ? "" : "s",

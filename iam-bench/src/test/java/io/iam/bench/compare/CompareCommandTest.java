@@ -100,6 +100,50 @@ class CompareCommandTest {
   }
 
   @Test
+  void thePapersTestsRunIamLoad() throws Exception {
+    Path out = tmp.resolve("paper");
+    CliRun run = CliRun.of("compare", "--engines", "rocksdb,iam", "--workloads", "seqload,seqread,overwrite",
+        "--records", "400", "--memtable", "64KiB", "--cache", "1MiB", "--out", out.toString(), "--no-progress");
+
+    assertEquals(0, run.exitCode(), run.err());
+    JsonNode results = JSON.readTree(Files.readString(out.resolve(CompareReport.RESULTS)));
+    assertEquals(6, results.get("runs").size());
+    for (JsonNode r : results.get("runs")) {
+      assertEquals("ok", r.get("status").asText(), r.toString());
+      assertTrue(r.get("command").asText().startsWith("iam load --tree " + r.get("engine").asText()
+          + " --records 400 --memtable 65536 --cache 1048576 "), r.get("command").asText());
+      JsonNode f = r.get("result");
+      JsonNode load = f.get("load");
+      assertEquals(400, load.get("records").asLong());
+      switch (r.get("workload").asText()) {
+        case "seqload" -> {
+          assertEquals("sequential", load.get("order").asText());
+          assertEquals(load.get("opsPerSecond").asDouble(), f.get("opsPerSecond").asDouble());
+          assertEquals(load.get("latencyMicros"), f.get("latencyMicros").get("insert"));
+        }
+        case "seqread" -> {
+          assertEquals(PaperTest.SCANS, load.get("scan").get("ops").asLong());
+          assertEquals(load.get("scan").get("entriesPerSecond").asDouble(), f.get("opsPerSecond").asDouble());
+          assertTrue(load.get("scan").get("entries").asLong() > 400, "long scans: " + load.get("scan"));
+        }
+        case "overwrite" -> {
+          assertEquals(400, load.get("overwrite").get("ops").asLong());
+          assertEquals(load.get("overwrite").get("writeAmplification").asDouble(),
+              f.get("writeAmplification").asDouble());
+          assertEquals(load.get("overwrite").get("diskBytes").asLong(), f.get("diskBytes").asLong());
+        }
+        default -> throw new AssertionError(r.toString());
+      }
+    }
+    String md = Files.readString(out.resolve(CompareReport.MARKDOWN));
+    assertTrue(md.contains("`overwrite` (overwrites after a load)"), md);
+    JsonNode cell = summaryOf(results.get("summary"), "overwrite", "rocksdb");
+    assertEquals(1.0, cell.get("normalizedThroughput").asDouble(), 0.0, "rocksdb, given first, is the baseline");
+    assertTrue(md.contains(String.format(Locale.ROOT, "| overwrite | rocksdb | 1 | %,.0f | 0.0%% | 1.00 | %.2f |",
+        cell.get("opsPerSecond").asDouble(), cell.get("writeAmplification").asDouble())), md);
+  }
+
+  @Test
   void aFailedRunIsReportedAndTheOthersStillRun() throws Exception {
     Path out = tmp.resolve("failed");
     CliRun run = CliRun.of("compare", "--engines", "iam,rocksdb", "--workloads", "load", "--records", "200",
@@ -130,7 +174,8 @@ class CompareCommandTest {
     assertError("iam compare: --engines: unknown engine 'mongodb'; available engines: ",
         "--engines", "iam,mongodb", "--out", out);
     assertError("iam compare: --engines: 'iam' is given twice\n", "--engines", "iam,rocksdb,iam", "--out", out);
-    assertError("iam compare: --workloads: unknown workload 'h'; available: a, b, c, d, e, f, g, load\n",
+    assertError("iam compare: --workloads: unknown workload 'h'; available: a, b, c, d, e, f, g, load, seqload,"
+        + " seqread, overwrite\n",
         "--workloads", "a,h", "--out", out);
     assertError("iam compare: --baseline: 'lsa' is not one of --engines (iam, rocksdb)\n",
         "--engines", "iam,rocksdb", "--baseline", "lsa", "--out", out);

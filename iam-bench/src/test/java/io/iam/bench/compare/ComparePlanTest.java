@@ -56,6 +56,22 @@ class ComparePlanTest {
   }
 
   @Test
+  void thePapersTestsAreLoadCommandsWithTheSameBudgets() {
+    ComparePlan.Budget b = new ComparePlan.Budget(1000, 800, 20, 2, 65536, 1 << 20, "binomial", 4,
+        Map.of("bloom-bits-per-key", "10"));
+    ComparePlan p = new ComparePlan(List.of("iam", "hbase"), List.of("seqload", "seqread", "overwrite"), "iam", b, 1);
+    List<ComparePlan.Run> runs = p.runs(e -> e.equals("hbase"));
+    assertEquals(List.of("load", "--tree", "iam", "--records", "1000", "--memtable", "65536", "--cache", "1048576",
+        "--order", "sequential", "-o", "bloom-bits-per-key=10", "--json", "--no-progress"), runs.get(0).args());
+    assertEquals(List.of("load", "--tree", "hbase", "--records", "1000", "--memtable", "65536", "--cache", "1048576",
+        "--order", "sequential", "-o", "policy=binomial", "-o", "max-components=4", "-o", "bloom-bits-per-key=10",
+        "--json", "--no-progress"), runs.get(1).args());
+    assertTrue(String.join(" ", runs.get(2).args()).contains(" --scans 10 --scan-length 1000 --read-distribution"
+        + " uniform "), runs.get(2).args().toString());
+    assertTrue(String.join(" ", runs.get(4).args()).contains(" --overwrites 1000 "), runs.get(4).args().toString());
+  }
+
+  @Test
   void mediansSpreadAndNormalizedThroughput() throws Exception {
     ComparePlan plan = new ComparePlan(List.of("iam", "rocksdb"), List.of("a"), "rocksdb",
         new ComparePlan.Budget(10, 10, 1, 1, 1024, 1024, null, null, Map.of()), 3);
