@@ -42,7 +42,10 @@ import picocli.CommandLine.Spec;
     })
 public final class CompareCommand implements Callable<Integer> {
 
-  /** The default records: the default comparison (3 engines, 8 workloads) takes about 5 minutes on 2 cores. */
+  /**
+   * The default records: the default comparison (3 engines, 8 workloads, 24 runs) took 4 min 43 s on the
+   * shared 2-core machine at a load average of 9-10 (docs/benchmarks.md); the target is about 10 minutes.
+   */
   static final String DEFAULT_RECORDS = "50000";
 
   static final String DEFAULT_OPERATIONS = "50000";
