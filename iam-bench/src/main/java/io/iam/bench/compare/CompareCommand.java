@@ -52,11 +52,13 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--engines", paramLabel = "E,E,...", split = ",", defaultValue = "iam,leveled,rocksdb",
+  @Option(names = "--engines", paramLabel = "ENGINE", split = ",", splitSynopsisLabel = ",",
+      defaultValue = "iam,leveled,rocksdb",
       description = "Engines to compare, as 'iam ycsb --engine' names them. Default: ${DEFAULT-VALUE}.")
   List<String> engines;
 
-  @Option(names = "--workloads", paramLabel = "W,W,...", split = ",", defaultValue = "load,a,b,c,d,e,f,g",
+  @Option(names = "--workloads", paramLabel = "W", split = ",", splitSynopsisLabel = ",",
+      defaultValue = "load,a,b,c,d,e,f,g",
       description = "Workloads, as 'iam ycsb --workload' names them, and the IAM paper's tests run by 'iam load':"
           + " seqload (sequential load), seqread (long scans after a load), overwrite (as many overwrites after a"
           + " load). Default: ${DEFAULT-VALUE}.")

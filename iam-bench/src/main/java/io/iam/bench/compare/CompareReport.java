@@ -64,7 +64,8 @@ final class CompareReport {
     }
     d.paragraph(f("Each run is `iam ycsb` (or `iam load`) in a JVM of its own, started as `%s`. Every engine gets"
             + " the same data and budgets: %,d records of 1 KiB, %,d operations (workload g: %,d), %d client"
-            + " thread%s, memtable %s, cache %s%s. Workloads run in the order given, the engines alternating within each; %d repeat%s%s."
+            + " thread%s, memtable %s, cache %s%s. Workloads run in the order given, the engines alternating"
+            + " within each; %d repeat%s%s."
             + " Figures are medians over the repeats that succeeded; spread is (max - min) / median of ops/s."
             + " Throughput is normalized to %s on the same workload.",
         c.launcher(), b.records(), b.operations(), b.gOperations(), b.threads(), b.threads() == 1 ? "" : "s",

@@ -65,12 +65,7 @@ final class CompareSummary {
    */
   record Cell(String workload, String engine, int runs, List<String> failures, Stats opsPerSecond,
       double normalized, double writeAmplification, double diskBytes, List<Double> levels,
-      Map<String, Map<String, Double>> latency) {
-
-    boolean hasFigures() {
-      return runs > 0;
-    }
-  }
+      Map<String, Map<String, Double>> latency) {}
 
   CompareSummary(ComparePlan plan, List<Result> results) {
     this.engines = plan.engines();

@@ -38,7 +38,7 @@ enum PaperTest {
    * uniformly chosen loaded keys, to the end of the data (on average half of it); {@code
    * opsPerSecond} counts entries read per second.
    */
-  SEQREAD("seqread", "long scans after a load (entries/s)") {
+  SEQREAD("seqread", "long scans after a load") {
     @Override
     List<String> phaseArgs(long records) {
       return List.of("--scans", Integer.toString(SCANS), "--scan-length", Long.toString(records),

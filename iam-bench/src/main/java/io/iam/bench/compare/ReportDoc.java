@@ -14,7 +14,7 @@ final class ReportDoc {
 
   record Heading(int level, String text) implements Block {}
 
-  /** Plain text; {@code `…`} spans become code. */
+  /** Plain text; {@code **…**} is bold and {@code `…`} spans are code. */
   record Paragraph(String text) implements Block {}
 
   record Code(String text) implements Block {}
@@ -127,9 +127,12 @@ final class ReportDoc {
     return text.replace("|", "\\|");
   }
 
-  /** Escapes HTML, then turns {@code `…`} spans into {@code <code>}; an unpaired backtick stays. */
+  /**
+   * Escapes HTML, then turns {@code **…**} into {@code <strong>} and {@code `…`} spans into {@code
+   * <code>}; an unpaired backtick stays.
+   */
   private static String inline(String text) {
-    String[] parts = escape(text).split("`", -1);
+    String[] parts = escape(text).replaceAll("\\*\\*(.+?)\\*\\*", "<strong>$1</strong>").split("`", -1);
     int paired = (parts.length - 1) / 2 * 2;
     StringBuilder b = new StringBuilder(parts[0]);
     for (int i = 1; i < parts.length; i++) {

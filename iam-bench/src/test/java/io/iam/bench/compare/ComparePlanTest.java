@@ -138,12 +138,13 @@ class ComparePlanTest {
 
   @Test
   void markdownAndHtmlHoldTheSameTable() {
-    ReportDoc d = new ReportDoc().heading(2, "T <1>").paragraph("run `iam a|b` now").table(new ReportDoc.Table(
+    ReportDoc d = new ReportDoc().heading(2, "T <1>").paragraph("run `iam a|b` **now**").table(new ReportDoc.Table(
         List.of("name", "n"), List.of(false, true), List.of(List.of("x|y", "1,234"))));
-    assertEquals("## T <1>\n\nrun `iam a|b` now\n\n| name | n |\n| --- | ---: |\n| x\\|y | 1,234 |\n\n", d.markdown());
+    assertEquals("## T <1>\n\nrun `iam a|b` **now**\n\n| name | n |\n| --- | ---: |\n| x\\|y | 1,234 |\n\n",
+        d.markdown());
     String html = d.html("t");
     assertTrue(html.contains("<h2>T &lt;1&gt;</h2>"), html);
-    assertTrue(html.contains("<p>run <code>iam a|b</code> now</p>"), html);
+    assertTrue(html.contains("<p>run <code>iam a|b</code> <strong>now</strong></p>"), html);
     assertTrue(html.contains("<tr><td>x|y</td><td class=\"n\">1,234</td></tr>"), html);
   }
 }
