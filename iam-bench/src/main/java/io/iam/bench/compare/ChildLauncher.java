@@ -30,6 +30,9 @@ record ChildLauncher(List<String> prefix, String shown, boolean script) {
   /** The environment variable the {@code iam} script exports with its own path. */
   static final String SCRIPT_VARIABLE = "IAM_SCRIPT";
 
+  /** The exit code of a run whose JVM could not be started. */
+  static final int CANNOT_START = -1;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   ChildLauncher {
@@ -77,12 +80,22 @@ record ChildLauncher(List<String> prefix, String shown, boolean script) {
     }
   }
 
-  /** Runs {@code iam <args>}, forwarding its stderr to {@code err} with each line after {@code tag}. */
+  /**
+   * Runs {@code iam <args>}, forwarding its stderr to {@code err} with each line after {@code tag};
+   * if the process cannot be started, the outcome has exit code {@value #CANNOT_START} and says why.
+   */
   Outcome run(List<String> args, PrintWriter err, String tag) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(prefix);
     command.addAll(args);
     long start = System.nanoTime();
-    Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+    Process p;
+    try {
+      p = new ProcessBuilder(command).start();
+    } catch (IOException e) {
+      // A launcher that cannot start (a moved script) fails each run, as a run that fails at once.
+      return new Outcome(CANNOT_START, (System.nanoTime() - start) / 1_000_000, null,
+          "cannot start " + command.get(0) + ": " + e.getMessage());
+    }
     p.getOutputStream().close();
     AtomicReference<String> lastErr = new AtomicReference<>();
     Thread forward = new Thread(() -> {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -134,6 +136,16 @@ class ComparePlanTest {
     ChildLauncher java = ChildLauncher.of(Map.of(), "/jdk", "a.jar:b.jar");
     assertEquals(List.of("/jdk/bin/java", "-cp", "a.jar:b.jar", "io.iam.bench.cli.IamCommand"), java.prefix());
     assertFalse(java.script());
+  }
+
+  @Test
+  void aLauncherThatCannotStartFailsTheRun() throws Exception {
+    ChildLauncher gone = ChildLauncher.of(Map.of("IAM_SCRIPT", "/no/such/dir/iam"), "/jdk", "");
+    StringWriter err = new StringWriter();
+    ChildLauncher.Outcome o = gone.run(List.of("ycsb", "--help"), new PrintWriter(err), "[x] ");
+    assertTrue(o.failed());
+    assertEquals(ChildLauncher.CANNOT_START, o.exitCode());
+    assertTrue(o.why().startsWith("exit code -1: cannot start /no/such/dir/iam: "), o.why());
   }
 
   @Test
