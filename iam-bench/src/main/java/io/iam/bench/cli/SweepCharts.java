@@ -1,5 +1,6 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.util.Charts;
 import io.iam.core.sim.SeriesPoint;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -20,7 +21,6 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler.LegendPosition;
-import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -196,19 +196,7 @@ final class SweepCharts {
         .xAxisTitle(xTitle)
         .yAxisTitle(yTitle)
         .build();
-    XYStyler st = chart.getStyler();
-    st.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-    st.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-    st.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-    st.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-    st.setLegendPosition(LegendPosition.InsideNW);
-    st.setChartBackgroundColor(Color.WHITE);
-    st.setPlotBackgroundColor(Color.WHITE);
-    st.setPlotGridLinesColor(new Color(0xDD, 0xDD, 0xDD));
-    st.setPlotBorderColor(Color.GRAY);
-    st.setLegendBorderColor(Color.LIGHT_GRAY);
-    st.setXAxisDecimalPattern("#,##0.#");
-    st.setYAxisDecimalPattern("#,##0.#");
+    Charts.style(chart.getStyler());
     return chart;
   }
 }

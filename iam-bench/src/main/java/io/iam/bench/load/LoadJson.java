@@ -124,12 +124,7 @@ final class LoadJson {
     o.put("userBytes", m.userBytes());
     o.put("flushBytes", m.flushBytes());
     o.put("compactionBytesWritten", m.compactionBytesWritten());
-    Json.array(o, "levels", m.levels(), (level, l) -> level
-        .put("level", l.level())
-        .put("files", l.files())
-        .put("bytes", l.bytes())
-        .put("bytesWritten", l.bytesWritten())
-        .put("writeAmplification", l.writeAmplification()));
+    m.putLevelsJson(o);
   }
 
   /** The engine's counters under {@code engine}, and {@code sequencesPerScan} where it counts scans. */

@@ -1,5 +1,7 @@
 package io.iam.bench.load;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.iam.bench.util.Json;
 import java.util.List;
 import java.util.Objects;
 
@@ -39,5 +41,19 @@ public record LoadMetrics(
   /** Live table files over all levels. */
   public int files() {
     return levels.stream().mapToInt(LevelMetrics::files).sum();
+  }
+
+  /**
+   * Puts {@code levels} into {@code o}: one object per level with {@code level}, {@code files},
+   * {@code bytes}, {@code bytesWritten} and {@code writeAmplification}.
+   */
+  public ObjectNode putLevelsJson(ObjectNode o) {
+    Json.array(o, "levels", levels, (level, l) -> level
+        .put("level", l.level())
+        .put("files", l.files())
+        .put("bytes", l.bytes())
+        .put("bytesWritten", l.bytesWritten())
+        .put("writeAmplification", l.writeAmplification()));
+    return o;
   }
 }

@@ -62,6 +62,14 @@ public final class LoadTargets {
     return BUILT_IN.contains(name);
   }
 
+  /**
+   * Whether {@code name} is a store whose binding is a module of its own ({@code hbase}, {@code
+   * asterixdb}), which the {@code iam} script puts on the class path of a command that names it.
+   */
+  public static boolean isSeparateBinding(String name) {
+    return SEPARATE_BINDINGS.containsKey(name);
+  }
+
   /** The factory registered under {@code name}, if any. */
   public static Optional<LoadTarget.Factory> find(String name) {
     return Optional.ofNullable(TARGETS.get(name));

@@ -177,7 +177,8 @@ public final class YcsbCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  static List<String> workloadNames() {
+  /** The workload names {@code --workload} takes: {@code a} … {@code g}, then {@code load}. */
+  public static List<String> workloadNames() {
     List<String> names = new ArrayList<>(Workloads.NAMES);
     names.add(YcsbSpec.LOAD_ONLY);
     return names;

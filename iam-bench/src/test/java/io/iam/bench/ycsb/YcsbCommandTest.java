@@ -108,13 +108,7 @@ class YcsbCommandTest {
   }
 
   private static void assertError(String start, String... args) {
-    String[] all = new String[args.length + 1];
-    all[0] = "ycsb";
-    System.arraycopy(args, 0, all, 1, args.length);
-    CliRun run = CliRun.of(all);
-    assertEquals(2, run.exitCode(), run.err());
-    assertTrue(run.err().startsWith(start), run.err());
-    assertEquals("", run.out());
+    CliRun.assertUsageError("ycsb", start, args);
   }
 
   private static List<String> names(JsonNode o) {
