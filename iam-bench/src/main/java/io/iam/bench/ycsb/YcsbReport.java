@@ -45,7 +45,8 @@ final class YcsbReport {
    * One JSON object: {@code engine}, {@code workload}, {@code records}, {@code operations}, {@code
    * threads}, {@code opsPerSecond} and {@code latencyMicros.<operation>.<p50|p95|p99|p999|max>} of the
    * transaction phase (of the load for {@code --workload load}), {@code errors}, {@code
-   * writeAmplification}, {@code diskBytes}, and {@code load} / {@code run} objects with each phase's
+   * writeAmplification}, {@code diskBytes}, {@code engineStats} (the store's own statistics text, as
+   * {@code iam load --json} gives it), and {@code load} / {@code run} objects with each phase's
    * figures, {@code operations} per type holding {@code count}, {@code errors} and {@code
    * latencyMicros}.
    */
@@ -70,6 +71,7 @@ final class YcsbReport {
     o.put("userBytes", m.userBytes());
     o.put("flushBytes", m.flushBytes());
     o.put("compactionBytesWritten", m.compactionBytesWritten());
+    o.put("engineStats", m.engineStats());
     phase(o.putObject("load"), r.load());
     r.run().ifPresent(run -> phase(o.putObject("run"), run));
     if (r.firstError() != null) {
