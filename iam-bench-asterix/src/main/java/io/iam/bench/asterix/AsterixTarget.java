@@ -7,6 +7,7 @@ import io.iam.bench.load.LoadMetrics;
 import io.iam.bench.load.LoadTarget;
 import io.iam.bench.load.SettleWaiter;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -41,7 +42,9 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMemoryComponent;
  *
  * <p><b>Records.</b> A closed type {@code {k: string, v: string}} with primary key {@code k}: {@code
  * k} is the key's bytes in lower-case hex (string order is then the keys' unsigned byte order, and
- * any bytes round-trip), {@code v} the value's bytes in base64.
+ * any bytes round-trip), {@code v} the value's bytes in base64. With {@code -o key-prefix=P} every
+ * key is stored as P's bytes followed by the key's, and scans stay within P: clients that share a
+ * dataset each get a key range of their own.
  *
  * <p><b>Writes</b> are buffered, newest value per key, and sent as one {@code UPSERT} of up to {@code
  * -o batch=N} (default {@value #DEFAULT_BATCH}) records when the buffer is full, before a scan or a
@@ -65,10 +68,12 @@ public final class AsterixTarget implements LoadTarget {
   static final String DATAVERSE = "dataverse";
   static final String DATASET = "dataset";
   static final String BATCH = "batch";
+  static final String KEY_PREFIX = "key-prefix";
   static final String DEFAULT_DATAVERSE = "IamYcsb";
   static final int DEFAULT_BATCH = 500;
-  private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH);
+  private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX);
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
+  private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final HexFormat HEX = HexFormat.of();
 
   private final LoadConfig config;
@@ -80,6 +85,8 @@ public final class AsterixTarget implements LoadTarget {
   private final boolean dropOnClose;
   private final int batch;
   private final MergePolicyClause policy;
+  /** {@code -o key-prefix}'s bytes in hex, put before every key; empty without one. */
+  private final String prefixHex;
   private final Map<String, String> buffer = new LinkedHashMap<>();
   private final LongAdder userBytes = new LongAdder();
   /** Cluster mode: every component seen, by index partition and id, with its size. */
@@ -87,7 +94,7 @@ public final class AsterixTarget implements LoadTarget {
   private boolean closed;
 
   private AsterixTarget(LoadConfig config, AsterixHttp http, EmbeddedAsterix embedded, List<String> ncApis,
-      String dataverse, String dataset, boolean dropOnClose, int batch, MergePolicyClause policy) {
+      String dataverse, String dataset, boolean dropOnClose, int batch, MergePolicyClause policy, String prefixHex) {
     this.config = config;
     this.http = http;
     this.embedded = embedded;
@@ -97,6 +104,7 @@ public final class AsterixTarget implements LoadTarget {
     this.dropOnClose = dropOnClose;
     this.batch = batch;
     this.policy = policy;
+    this.prefixHex = prefixHex;
   }
 
   /** The {@link LoadTarget.Factory} of {@value #NAME}; {@code dir} is not used (AsterixDB keeps its own files). */
@@ -116,6 +124,11 @@ public final class AsterixTarget implements LoadTarget {
     String dataset = identifier(DATASET, named ? own.get(DATASET)
         : "ycsb_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
     int batch = batch(own.get(BATCH));
+    String prefix = own.getOrDefault(KEY_PREFIX, "");
+    if (!prefix.isEmpty() && !PREFIX.matcher(prefix).matches()) {
+      throw new IllegalArgumentException("asterixdb: -o " + KEY_PREFIX + "='" + prefix
+          + "' must be 1 to 64 letters, digits, '_', '.' or '-'");
+    }
     String url = own.get(URL);
     EmbeddedAsterix embedded = null;
     List<String> ncApis = new ArrayList<>();
@@ -134,7 +147,7 @@ public final class AsterixTarget implements LoadTarget {
       }
     }
     AsterixTarget t = new AsterixTarget(config, new AsterixHttp(url), embedded, List.copyOf(ncApis), dataverse,
-        dataset, embedded != null && !named, batch, policy);
+        dataset, embedded != null && !named, batch, policy, HEX.formatHex(prefix.getBytes(StandardCharsets.US_ASCII)));
     try {
       t.create();
     } catch (IOException | RuntimeException e) {
@@ -188,9 +201,14 @@ public final class AsterixTarget implements LoadTarget {
     return dataset;
   }
 
+  /** The primary key of {@code key}: the prefix, then the key, in hex. */
+  private String k(byte[] key) {
+    return prefixHex + HEX.formatHex(key);
+  }
+
   @Override
   public void put(byte[] key, byte[] value) throws IOException {
-    String k = HEX.formatHex(key);
+    String k = k(key);
     String v = Base64.getEncoder().encodeToString(value);
     synchronized (buffer) {
       buffer.remove(k);
@@ -229,7 +247,7 @@ public final class AsterixTarget implements LoadTarget {
 
   @Override
   public byte[] get(byte[] key) throws IOException {
-    String k = HEX.formatHex(key);
+    String k = k(key);
     synchronized (buffer) {
       String v = buffer.get(k);
       if (v != null) {
@@ -242,7 +260,7 @@ public final class AsterixTarget implements LoadTarget {
 
   @Override
   public void delete(byte[] key) throws IOException {
-    String k = HEX.formatHex(key);
+    String k = k(key);
     synchronized (buffer) {
       flushBufferLocked();
       http.sql(use() + "DELETE FROM " + dataset + " d WHERE d.k = \"" + k + "\";");
@@ -252,10 +270,13 @@ public final class AsterixTarget implements LoadTarget {
   @Override
   public int scan(byte[] start, int limit, Entries entries) throws IOException {
     flushBuffer();
-    JsonNode rows = http.sql(use() + "SELECT d.k, d.v FROM " + dataset + " d WHERE d.k >= \"" + HEX.formatHex(start)
-        + "\" ORDER BY d.k LIMIT " + limit + ";");
+    // With a prefix, the scan stays within it: "g" sorts after every hex digit.
+    String end = prefixHex.isEmpty() ? "" : " AND d.k < \"" + prefixHex + "g\"";
+    JsonNode rows = http.sql(use() + "SELECT d.k, d.v FROM " + dataset + " d WHERE d.k >= \"" + k(start) + "\"" + end
+        + " ORDER BY d.k LIMIT " + limit + ";");
     for (JsonNode row : rows) {
-      entries.accept(HEX.parseHex(row.path("k").asText()), Base64.getDecoder().decode(row.path("v").asText()));
+      entries.accept(HEX.parseHex(row.path("k").asText().substring(prefixHex.length())),
+          Base64.getDecoder().decode(row.path("v").asText()));
     }
     return rows.size();
   }

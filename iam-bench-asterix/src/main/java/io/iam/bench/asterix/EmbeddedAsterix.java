@@ -127,7 +127,7 @@ final class EmbeddedAsterix {
         "",
         "[common]",
         "log.dir=" + home.resolve("logs"),
-        "log.level=WARN",
+        "log.level=ERROR",
         "compiler.framesize=32KB",
         "compiler.sortmemory=320KB",
         "compiler.groupmemory=160KB",

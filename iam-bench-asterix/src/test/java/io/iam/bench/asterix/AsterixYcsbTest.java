@@ -17,7 +17,6 @@ import io.iam.bench.ycsb.PhaseResult;
 import io.iam.bench.ycsb.SharedStore;
 import io.iam.bench.ycsb.StoreDb;
 import io.iam.bench.ycsb.StoreDbRoundTrip;
-import io.iam.bench.ycsb.Workloads;
 import io.iam.bench.ycsb.YcsbResult;
 import io.iam.bench.ycsb.YcsbRunner;
 import io.iam.bench.ycsb.YcsbSpec;
@@ -114,10 +113,6 @@ class AsterixYcsbTest {
     }
   }
 
-  static List<String> workloads() {
-    return Workloads.NAMES;
-  }
-
   /**
    * Workloads A–G through YCSB's CoreWorkload: 2,000 records; 500 operations (G's scans of up to
    * 10,000 records: 50), so that the class stays within minutes: every operation costs a SQL++ query.
@@ -198,6 +193,61 @@ class AsterixYcsbTest {
     }
   }
 
+  /**
+   * Against a running cluster ({@code -o url}, here the embedded one's address): two clients share one
+   * named dataset, each with its own key range ({@code -o key-prefix}), as in a distributed run: the
+   * same keys, kept apart, and scans that stay in their range. The dataset is created once and kept
+   * after both close; the components come from the NC's storage stats.
+   */
+  @Test
+  void twoClientsShareADatasetOfACluster() throws Exception {
+    EmbeddedAsterix a = EmbeddedAsterix.acquire(MEMTABLE, CACHE);
+    try {
+      int perClient = 4_000;
+      LoadMetrics m;
+      try (AsterixTarget first = AsterixTarget.open(tmp, clusterClient(a, "c1-"));
+          AsterixTarget second = AsterixTarget.open(tmp, clusterClient(a, "c2-"))) {
+        for (int i = 0; i < perClient; i++) {
+          byte[] key = String.format("user%05d", i).getBytes(StandardCharsets.UTF_8);
+          first.put(key, value(1, i));
+          second.put(key, value(2, i));
+        }
+        first.settle();
+        second.settle();
+        byte[] last = String.format("user%05d", perClient - 1).getBytes(StandardCharsets.UTF_8);
+        assertEquals(1, first.get(last)[0]);
+        assertEquals(2, second.get(last)[0]);
+        List<Integer> owners = new ArrayList<>();
+        assertEquals(1, second.scan(last, 10, (k, v) -> owners.add((int) v[0])), "the scan stays in c2-");
+        assertEquals(List.of(2), owners);
+        m = first.metrics();
+        System.out.println("cluster mode, first client:\n" + m.engineStats());
+        assertTrue(first.describePolicy().contains("binomial {num-components=4}"), first.describePolicy());
+      }
+      assertTrue(m.diskBytes() > 0, m.toString());
+      assertTrue(m.bytesWritten() > 0, "the clients' 11 MB filled the memory component: " + m);
+      AsterixHttp http = new AsterixHttp(a.apiUrl());
+      assertEquals(2 * perClient, http.sql("USE " + AsterixTarget.DEFAULT_DATAVERSE
+          + "; SELECT VALUE COUNT(*) FROM Shared;").get(0).asLong(), "kept after close, both clients' records");
+      http.sql("USE " + AsterixTarget.DEFAULT_DATAVERSE + "; DROP DATASET Shared;");
+    } finally {
+      EmbeddedAsterix.release();
+    }
+  }
+
+  private static LoadConfig clusterClient(EmbeddedAsterix a, String prefix) {
+    return LoadConfig.defaults(AsterixTarget.NAME, MEMTABLE, CACHE).withEngineOptions(Map.of(
+        AsterixTarget.URL, a.apiUrl(), AsterixTarget.NC_API, a.ncApiUrl(), AsterixTarget.DATASET, "Shared",
+        AsterixTarget.KEY_PREFIX, prefix, LoadConfig.POLICY, "binomial", "max-components", "4"));
+  }
+
+  private static byte[] value(int client, int i) {
+    byte[] v = new byte[1000];
+    v[0] = (byte) client;
+    v[1] = (byte) i;
+    return v;
+  }
+
   /** AsterixDB's own prefix policy takes its options by iam-core's keys too. */
   @Test
   void asterixPrefixPolicy() throws Exception {
@@ -218,6 +268,7 @@ class AsterixYcsbTest {
       option without policy | foo=1                              | options [foo] are merge-policy options, but no policy is given
       bad batch            | batch=0                             | -o batch='0' is out of range: allowed 1 to 100000
       bad dataset name     | dataset=a-b                         | -o dataset='a-b' is not a plain name
+      bad key prefix       | key-prefix=a b                      | -o key-prefix='a b' must be 1 to 64 letters
       """)
   void badOptionsAreRefusedByName(String label, String options, String message) {
     Map<String, String> o = new LinkedHashMap<>();
