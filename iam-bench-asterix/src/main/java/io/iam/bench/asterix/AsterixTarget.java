@@ -5,10 +5,14 @@ import io.iam.bench.load.LevelMetrics;
 import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadMetrics;
 import io.iam.bench.load.LoadTarget;
+import io.iam.bench.load.SettleTimeoutException;
 import io.iam.bench.load.SettleWaiter;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -71,6 +75,11 @@ public final class AsterixTarget implements LoadTarget {
   static final String KEY_PREFIX = "key-prefix";
   static final String DEFAULT_DATAVERSE = "IamYcsb";
   static final int DEFAULT_BATCH = 500;
+  /**
+   * How long the embedded NC's counts must stay the same after it looked idle: a merge is scheduled
+   * as the flush before it completes, so idle and settled can be a moment apart.
+   */
+  private static final long SETTLE_QUIET_MILLIS = 250;
   private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX);
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -292,26 +301,32 @@ public final class AsterixTarget implements LoadTarget {
   public void settle() throws IOException {
     flushBuffer();
     if (embedded == null) {
+      // Nothing to ask the cluster: "a compaction pending" until the bytes seen stop growing.
       SettleWaiter.of(NAME, config.settleTimeout()).await(() -> {
         observeComponents();
-        return new SettleWaiter.Work(false, 0, true, 0, componentsSeen.hashCode() + componentsSeen.size());
+        return new SettleWaiter.Work(false, 0, true, 0,
+            componentsSeen.values().stream().mapToLong(Long::longValue).sum());
       });
       return;
     }
     embedded.flushAll();
+    long deadline = System.nanoTime() + config.settleTimeout().toNanos();
     long[] last = null;
     while (true) {
-      SettleWaiter.of(NAME, config.settleTimeout()).await(this::embeddedWork);
+      SettleWaiter.of(NAME, Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))).await(this::embeddedWork);
       long[] now = IoCounter.of(dataverse, dataset);
-      if (last != null && java.util.Arrays.equals(now, last)) {
+      if (Arrays.equals(now, last)) {
         return;
+      }
+      if (System.nanoTime() >= deadline) {
+        throw new SettleTimeoutException(NAME + ": flushes and merges still starting after " + config.settleTimeout());
       }
       last = now;
       try {
-        Thread.sleep(250);
+        Thread.sleep(SETTLE_QUIET_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException(NAME + ": interrupted while settling");
+        throw new InterruptedIOException(NAME + ": interrupted while settling");
       }
     }
   }
