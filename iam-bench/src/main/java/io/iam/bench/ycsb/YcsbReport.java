@@ -46,7 +46,8 @@ final class YcsbReport {
    * threads}, {@code opsPerSecond} and {@code latencyMicros.<operation>.<p50|p95|p99|p999|max>} of the
    * transaction phase (of the load for {@code --workload load}), {@code errors}, {@code
    * writeAmplification}, {@code diskBytes}, {@code levels} (each level's files, bytes, bytes written
-   * and write amplification), and {@code load} / {@code run} objects with each phase's
+   * and write amplification), {@code engineStats} (the store's own statistics text, as {@code iam
+   * load --json} gives it), and {@code load} / {@code run} objects with each phase's
    * figures, {@code operations} per type holding {@code count}, {@code errors} and {@code
    * latencyMicros}.
    */
@@ -72,6 +73,7 @@ final class YcsbReport {
     o.put("flushBytes", m.flushBytes());
     o.put("compactionBytesWritten", m.compactionBytesWritten());
     m.putLevelsJson(o);
+    o.put("engineStats", m.engineStats());
     phase(o.putObject("load"), r.load());
     r.run().ifPresent(run -> phase(o.putObject("run"), run));
     if (r.firstError() != null) {

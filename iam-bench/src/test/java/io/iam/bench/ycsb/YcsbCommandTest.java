@@ -39,6 +39,7 @@ class YcsbCommandTest {
     assertTrue(r.get("diskBytes").asLong() > 0);
     assertEquals((double) (r.get("flushBytes").asLong() + r.get("compactionBytesWritten").asLong())
         / r.get("userBytes").asLong(), r.get("writeAmplification").asDouble(), 1e-12);
+    assertTrue(r.get("engineStats").isTextual(), r.toString());
 
     JsonNode latency = r.get("latencyMicros");
     assertEquals(List.of("read", "update", "readModifyWrite"), names(latency));

@@ -1,0 +1,96 @@
+package io.iam.bench.asterix;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hyracks.api.exceptions.HyracksDataException;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationStatus;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationType;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
+
+/**
+ * Every flush and merge the embedded NC runs, with the size of the component it wrote, per index.
+ * {@link CountingNCApplication} puts {@link #wrap} around the NC's IO scheduler, through which every
+ * LSM index of the node schedules its flushes and merges; each scheduled operation gets a completion
+ * listener that adds its new component's size ({@code getComponentSize()}: every file of the
+ * component, B-tree and Bloom filter) once it succeeded. One per JVM, as the embedded NC.
+ */
+final class IoCounter {
+
+  /** One index's counts; the identifier is the index's relative directory. */
+  static final class Counts {
+    final AtomicLong flushes = new AtomicLong();
+    final AtomicLong flushBytes = new AtomicLong();
+    final AtomicLong merges = new AtomicLong();
+    final AtomicLong mergeBytes = new AtomicLong();
+    final AtomicLong runningFlushes = new AtomicLong();
+    final AtomicLong runningMerges = new AtomicLong();
+  }
+
+  private static final ConcurrentMap<String, Counts> BY_INDEX = new ConcurrentHashMap<>();
+
+  private IoCounter() {}
+
+  /** A scheduler that counts, around {@code scheduler}. */
+  static ILSMIOOperationScheduler wrap(ILSMIOOperationScheduler scheduler) {
+    return new ILSMIOOperationScheduler() {
+      @Override
+      public void scheduleOperation(ILSMIOOperation op) throws HyracksDataException {
+        count(op);
+        scheduler.scheduleOperation(op);
+      }
+
+      @Override
+      public void completeOperation(ILSMIOOperation op) throws HyracksDataException {
+        scheduler.completeOperation(op);
+      }
+    };
+  }
+
+  private static void count(ILSMIOOperation op) {
+    LSMIOOperationType type = op.getIOOpertionType();
+    if (type != LSMIOOperationType.FLUSH && type != LSMIOOperationType.MERGE) {
+      return;
+    }
+    boolean flush = type == LSMIOOperationType.FLUSH;
+    Counts c = BY_INDEX.computeIfAbsent(op.getIndexIdentifier(), id -> new Counts());
+    (flush ? c.runningFlushes : c.runningMerges).incrementAndGet();
+    op.addCompleteListener(done -> {
+      try {
+        ILSMDiskComponent component = done.getNewComponent();
+        if (done.getStatus() == LSMIOOperationStatus.SUCCESS && component != null) {
+          long size = component.getComponentSize();
+          (flush ? c.flushes : c.merges).incrementAndGet();
+          (flush ? c.flushBytes : c.mergeBytes).addAndGet(size);
+        }
+      } finally {
+        (flush ? c.runningFlushes : c.runningMerges).decrementAndGet();
+      }
+    });
+  }
+
+  /**
+   * The counts of the indexes of one dataset, added up.
+   *
+   * @param dataverse the dataverse's name
+   * @param dataset the dataset's name
+   * @return flushes, flush bytes, merges, merge bytes, running flushes, running merges
+   */
+  static long[] of(String dataverse, String dataset) {
+    long[] sum = new long[6];
+    String part = "/" + dataverse + "/" + dataset + "/";
+    BY_INDEX.forEach((id, c) -> {
+      if (("/" + id).contains(part)) {
+        sum[0] += c.flushes.get();
+        sum[1] += c.flushBytes.get();
+        sum[2] += c.merges.get();
+        sum[3] += c.mergeBytes.get();
+        sum[4] += c.runningFlushes.get();
+        sum[5] += c.runningMerges.get();
+      }
+    });
+    return sum;
+  }
+}
