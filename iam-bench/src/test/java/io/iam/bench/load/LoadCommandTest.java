@@ -322,9 +322,15 @@ class LoadCommandTest {
     assertTrue(run.err().contains("rocksdb"));
     assertTrue(run.err().contains("leveled"));
 
-    CliRun vs = CliRun.of("load", "--tree", "rocksdb", "--vs", "hbase", "--records", "10");
+    CliRun vs = CliRun.of("load", "--tree", "rocksdb", "--vs", "mongodb", "--records", "10");
     assertEquals(2, vs.exitCode());
-    assertTrue(vs.err().contains("unknown tree 'hbase'; available trees: rocksdb"), vs.err());
+    assertTrue(vs.err().contains("unknown tree 'mongodb'; available trees: rocksdb"), vs.err());
+
+    // A store whose binding module is not on this class path says which module and how to get it.
+    CliRun hbase = CliRun.of("load", "--tree", "hbase", "--records", "10");
+    assertEquals(2, hbase.exitCode());
+    assertTrue(hbase.err().contains("tree 'hbase' is in the module iam-bench-hbase, which is not on the class path;"
+        + " run it through the ./iam script"), hbase.err());
   }
 
   @Test
