@@ -736,9 +736,10 @@ final class NodeTree {
       if (action == FlushPlan.Action.APPEND) {
         part.seekToFirst();
         if (child.file() == null) {
+          // A new node's only sequence is its oldest: protected (and worth filling) above m only.
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(),
-              fillsCache(job.level() + 1));
+              fillCache && job.level() + 1 < mode.m());
           return ChildResult.of(action, files, 0);
         }
         boolean fill = fillsCache(job.level() + 1);
