@@ -32,6 +32,9 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
  */
 final class MiniCluster {
 
+  /** {@code HBaseCommonTestingUtility.BASE_TEST_DIRECTORY_KEY}. */
+  static final String BASE_DIRECTORY_PROPERTY = "test.build.data.basedirectory";
+
   private static HBaseTestingUtility util;
   private static Path root;
   private static int references;
@@ -76,6 +79,9 @@ final class MiniCluster {
 
   private static void start(LoadConfig config) throws IOException {
     Path dir = Files.createTempDirectory("iam-hbase-mini-");
+    // The testing utility keeps its data (and so the cluster's root directory) under this base, by
+    // default ./target/test-data of the working directory.
+    System.setProperty(BASE_DIRECTORY_PROPERTY, dir.toString());
     HBaseTestingUtility u = new HBaseTestingUtility();
     Configuration conf = u.getConfiguration();
     conf.setInt("hbase.master.info.port", -1);
@@ -87,7 +93,6 @@ final class MiniCluster {
     conf.setLong(HConstants.HFILE_BLOCK_CACHE_MEMORY_SIZE_KEY, config.cacheBytes());
     conf.setInt("hbase.regionserver.thread.compaction.small", config.backgroundThreads());
     conf.setInt("hbase.regionserver.thread.compaction.large", config.backgroundThreads());
-    conf.set("hbase.rootdir", dir.resolve("hbase").toUri().toString());
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
     try {
       u.startMiniZKCluster();
