@@ -8,9 +8,12 @@ import io.iam.bench.load.LoadMetrics;
 import io.iam.bench.load.LoadTarget;
 import io.iam.bench.load.SettleWaiter;
 import io.iam.hbase.compaction.IamCompactionPolicy;
+import io.iam.hbase.engine.EngineSettings;
+import io.iam.hbase.engine.IamStoreEngine;
 import io.iam.hbase.metrics.StoreWriteStats;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -99,6 +102,8 @@ public final class HBaseTarget implements LoadTarget {
     return Math.max(64L << 10, Math.min(2L << 20, memtableBytes / 4));
   }
   private static final int MAX_SCAN_CACHING = 1_000;
+  /** How long a settled table must stay idle to count as settled. */
+  private static final Duration CONFIRM_IDLE = Duration.ofMillis(300);
 
   private final LoadConfig config;
   private final HBaseOptions options;
@@ -295,16 +300,38 @@ public final class HBaseTarget implements LoadTarget {
     flushWrites();
     try (Admin admin = connection.getAdmin()) {
       admin.flush(name);
-      SettleWaiter.of(NAME + " table " + name, config.settleTimeout()).await(() -> work(admin));
+      long deadline = System.nanoTime() + config.settleTimeout().toNanos();
+      do {
+        Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        SettleWaiter.of(NAME + " table " + name, left).await(() -> work(admin));
+      } while (!stillSettled(admin));
     }
+  }
+
+  /**
+   * Whether the table is still idle a moment after the waiter found it so: between a compaction's
+   * end and the next one it chains, or between a queued compaction leaving the queue and selecting
+   * its files, HBase reports no compaction for a few milliseconds.
+   */
+  private boolean stillSettled(Admin admin) throws IOException {
+    long before = work(admin).bytesWritten();
+    try {
+      Thread.sleep(CONFIRM_IDLE.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException(NAME + " table " + name + ": interrupted while settling");
+    }
+    SettleWaiter.Work after = work(admin);
+    return !after.flushPending() && after.runningCompactions() == 0 && after.bytesWritten() == before;
   }
 
   /** The table's background work now: memstore data, running compactions, stores asking for one. */
   private SettleWaiter.Work work(Admin admin) throws IOException {
-    boolean compacting = admin.getCompactionState(name) != CompactionState.NONE;
+    int compacting = admin.getCompactionState(name) != CompactionState.NONE ? 1 : 0;
     if (!options.miniCluster()) {
-      return new SettleWaiter.Work(false, 0, false, compacting ? 1 : 0, 0);
+      return new SettleWaiter.Work(false, 0, false, compacting, 0);
     }
+    compacting += MiniCluster.queuedCompactions();
     boolean memstore = false;
     boolean wanted = false;
     for (HRegion region : MiniCluster.regions(name)) {
@@ -316,7 +343,7 @@ public final class HBaseTarget implements LoadTarget {
       admin.flush(name);
     }
     StoreWriteStats.Snapshot s = written();
-    return new SettleWaiter.Work(memstore, 0, wanted, compacting ? 1 : 0, s.flushedBytes() + s.compactedBytes());
+    return new SettleWaiter.Work(memstore, 0, wanted, compacting, s.flushedBytes() + s.compactedBytes());
   }
 
   /** The table's own flush and compaction counters (mini cluster). */
@@ -377,8 +404,12 @@ public final class HBaseTarget implements LoadTarget {
     for (HRegion region : MiniCluster.regions(name)) {
       HStore store = region.getStore(FAMILY);
       CompactionPolicy policy = store.getStoreEngine().getCompactionPolicy();
-      String kernel = policy instanceof IamCompactionPolicy iam && iam.kernelPolicy() != null
-          ? " running " + iam.kernelPolicy().name() + " " + iam.kernelPolicy().options().asStrings() : "";
+      String kernel = "";
+      if (policy instanceof IamCompactionPolicy iam && iam.kernelPolicy() != null) {
+        kernel = " running " + iam.kernelPolicy().name() + " " + iam.kernelPolicy().options().asStrings();
+      } else if (store.getStoreEngine() instanceof IamStoreEngine) {
+        kernel = " " + EngineSettings.parse(store.getReadOnlyConfiguration()).asStrings();
+      }
       stores.add("store engine " + store.getStoreEngine().getClass().getSimpleName() + ", compaction policy "
           + policy.getClass().getSimpleName() + kernel + ", flush size "
           + human(region.getMemStoreFlushSize()) + ", blocking store files " + store.getBlockingFileCount());

@@ -77,6 +77,19 @@ final class MiniCluster {
     return util.getMiniHBaseCluster().getRegions(table);
   }
 
+  /**
+   * Compactions queued on the region servers and not yet started: HBase queues the compaction a flush
+   * asks for and selects its files only when a thread takes it, so until then the region reports no
+   * compaction.
+   */
+  static synchronized int queuedCompactions() {
+    if (util == null) {
+      throw new IllegalStateException("the mini cluster is not running");
+    }
+    return util.getMiniHBaseCluster().getLiveRegionServerThreads().stream()
+        .mapToInt(t -> t.getRegionServer().getCompactSplitThread().getCompactionQueueSize()).sum();
+  }
+
   private static void start(LoadConfig config) throws IOException {
     Path dir = Files.createTempDirectory("iam-hbase-mini-");
     // The testing utility keeps its data (and so the cluster's root directory) under this base, by

@@ -17,11 +17,17 @@ import io.iam.bench.ycsb.StoreDbRoundTrip;
 import io.iam.bench.ycsb.YcsbResult;
 import io.iam.bench.ycsb.YcsbRunner;
 import io.iam.bench.ycsb.YcsbSpec;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.junit.jupiter.api.AfterAll;
@@ -147,11 +153,76 @@ class HBaseTargetTest {
         assertTrue(stats.contains("max-components=" + options.get("max-components")), stats);
       }
     } else if (options.containsKey("tree")) {
-      assertTrue(stats.contains("store engine IamStoreEngine"), stats);
+      assertTrue(stats.contains("store engine IamStoreEngine, compaction policy IamTreePolicy {tree=iam, fanout=3,"
+          + " node-capacity=512KiB"), stats);
     } else {
       assertTrue(stats.contains("store engine DefaultStoreEngine, compaction policy ExploringCompactionPolicy"), stats);
     }
     assertFalse(SharedStore.isOpen(dir), "the runner's reference was the last");
+  }
+
+  /**
+   * The store through {@code LoadTarget} as {@code iam load} drives it, and the same bytes in the
+   * region server's JMX, under the names docs/ycsb-hbase.md tells an operator to read on each node.
+   */
+  @Test
+  void theRegionServersJmxCountsTheBytesTheStoreReports() throws Exception {
+    LoadConfig config = LoadConfig.defaults(HBaseTarget.NAME, MEMTABLE, CACHE)
+        .withEngineOptions(Map.of("policy", "binomial", "max-components", "3"));
+    try (HBaseTarget target = HBaseTarget.open(tmp, config)) {
+      java.util.Random random = new java.util.Random(7);
+      for (int i = 0; i < 3_000; i++) {
+        byte[] value = new byte[1_000];
+        random.nextBytes(value);
+        target.put(String.format("key%05d", i).getBytes(StandardCharsets.UTF_8), value);
+      }
+      target.settle();
+      LoadMetrics m = target.metrics();
+      assertEquals(3_000L * 1_008, m.userBytes());
+      assertTrue(m.compactionBytesWritten() > 0, m.engineStats());
+      List<String> keys = new java.util.ArrayList<>();
+      assertEquals(3, target.scan("key00998".getBytes(StandardCharsets.UTF_8), 3,
+          (k, v) -> keys.add(new String(k, StandardCharsets.UTF_8))));
+      assertEquals(List.of("key00998", "key00999", "key01000"), keys);
+
+      // Hadoop's metrics system capitalises the registry's names: iam.<table>.<family>.* is exported as Iam.*.
+      String prefix = "Iam." + target.table().getNameAsString() + ".f.";
+      ObjectName bean = new ObjectName("Hadoop:service=HBase,name=RegionServer,"
+          + "sub=Coprocessor.Region.CP_io.iam.hbase.metrics.StoreWriteObserver");
+      ObjectName server = new ObjectName("Hadoop:service=HBase,name=RegionServer,sub=Server");
+      MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (true) {
+        Map<String, Object> seen = new java.util.TreeMap<>();
+        if (jmx.isRegistered(bean)) {
+          for (MBeanAttributeInfo a : jmx.getMBeanInfo(bean).getAttributes()) {
+            if (a.getName().startsWith(prefix)) {
+              seen.put(a.getName(), jmx.getAttribute(bean, a.getName()));
+            }
+          }
+        }
+        Object flushed = seen.get(prefix + "flushedBytes");
+        Object compacted = seen.get(prefix + "compactedBytes");
+        if (flushed != null && compacted != null && ((Number) flushed).longValue() == m.flushBytes()
+            && ((Number) compacted).longValue() == m.compactionBytesWritten()) {
+          break;
+        }
+        assertTrue(System.nanoTime() < deadline, () -> "JMX " + seen + " of " + attributes(jmx, bean)
+            + ", the store: " + m.engineStats());
+        Thread.sleep(500);
+      }
+      long serverFlushed = ((Number) jmx.getAttribute(server, "flushedOutputBytes")).longValue();
+      long serverCompacted = ((Number) jmx.getAttribute(server, "compactedOutputBytes")).longValue();
+      assertTrue(serverFlushed > 0 && serverCompacted > 0, serverFlushed + " " + serverCompacted);
+    }
+  }
+
+  private static List<String> attributes(MBeanServer jmx, ObjectName bean) {
+    try {
+      return java.util.Arrays.stream(jmx.getMBeanInfo(bean).getAttributes()).map(MBeanAttributeInfo::getName).toList();
+    } catch (javax.management.JMException e) {
+      return List.of(e.toString());
+    }
   }
 
   @Test
