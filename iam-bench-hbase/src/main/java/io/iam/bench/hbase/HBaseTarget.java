@@ -104,6 +104,8 @@ public final class HBaseTarget implements LoadTarget {
   private static final int MAX_SCAN_CACHING = 1_000;
   /** How long a settled table must stay idle to count as settled. */
   private static final Duration CONFIRM_IDLE = Duration.ofMillis(300);
+  /** Longer than HBase's 10 s metrics period: two JMX readings this far apart that agree are current. */
+  private static final Duration JMX_PERIOD = Duration.ofSeconds(11);
 
   private final LoadConfig config;
   private final HBaseOptions options;
@@ -116,15 +118,18 @@ public final class HBaseTarget implements LoadTarget {
   private final AtomicBoolean buffered = new AtomicBoolean();
   private final AtomicLong lastTimestamp = new AtomicLong();
   private final LongAdder userBytes = new LongAdder();
+  /** A real cluster's JMX counters of the table when this store opened; zeros on the mini cluster. */
+  private final RegionServerJmx.Written jmxAtOpen;
   private boolean closed;
 
   private HBaseTarget(LoadConfig config, HBaseOptions options, TableName name, Connection connection,
-      BufferedMutator mutator) {
+      BufferedMutator mutator, RegionServerJmx.Written jmxAtOpen) {
     this.config = config;
     this.options = options;
     this.name = name;
     this.connection = connection;
     this.mutator = mutator;
+    this.jmxAtOpen = jmxAtOpen;
   }
 
   /**
@@ -149,7 +154,13 @@ public final class HBaseTarget implements LoadTarget {
       TableName name = createTable(connection, options, config);
       BufferedMutator mutator = connection.getBufferedMutator(
           new org.apache.hadoop.hbase.client.BufferedMutatorParams(name).writeBufferSize(writeBufferBytes(config.memtableBytes())));
-      HBaseTarget target = new HBaseTarget(config, options, name, connection, mutator);
+      RegionServerJmx.Written jmxAtOpen = new RegionServerJmx.Written(0, 0, List.of(), List.of());
+      if (!options.miniCluster()) {
+        try (Admin admin = connection.getAdmin()) {
+          jmxAtOpen = RegionServerJmx.read(admin, name, Bytes.toString(FAMILY));
+        }
+      }
+      HBaseTarget target = new HBaseTarget(config, options, name, connection, mutator, jmxAtOpen);
       System.err.println("iam-bench-hbase: " + target.describeStore());
       return target;
     } catch (IOException | RuntimeException | Error e) {
@@ -355,18 +366,7 @@ public final class HBaseTarget implements LoadTarget {
   public LoadMetrics metrics() throws IOException {
     long user = userBytes.sum();
     if (!options.miniCluster()) {
-      long disk = 0;
-      int files = 0;
-      try (Admin admin = connection.getAdmin()) {
-        for (ServerName server : admin.getRegionServers()) {
-          for (RegionMetrics r : admin.getRegionMetrics(server, name)) {
-            disk += (long) r.getStoreFileSize().get(Size.Unit.BYTE);
-            files += r.getStoreFileCount();
-          }
-        }
-      }
-      return new LoadMetrics(user, 0, 0, disk, List.of(LevelMetrics.of(0, files, disk, 0, user)),
-          describeStore() + "\nflush and compaction bytes: on the region servers (JMX), not visible to this client");
+      return clusterMetrics(user);
     }
     StoreWriteStats.Snapshot s = written();
     long disk = 0;
@@ -383,6 +383,34 @@ public final class HBaseTarget implements LoadTarget {
         s.maxStoreFiles(), s.writeAmplification());
     return new LoadMetrics(user, s.flushedBytes(), s.compactedBytes(), disk,
         List.of(LevelMetrics.of(0, files, disk, s.flushedBytes() + s.compactedBytes(), user)), stats);
+  }
+
+  /**
+   * A real cluster's figures: disk bytes from the region metrics; flush and compaction bytes from the
+   * region servers' JMX ({@link RegionServerJmx}) since this store opened, once two readings 11 s
+   * apart agree (HBase publishes to JMX every 10 s). They are the whole table's: in a run with several
+   * clients, every client's.
+   */
+  private LoadMetrics clusterMetrics(long user) throws IOException {
+    long disk = 0;
+    int files = 0;
+    try (Admin admin = connection.getAdmin()) {
+      for (ServerName server : admin.getRegionServers()) {
+        for (RegionMetrics r : admin.getRegionMetrics(server, name)) {
+          disk += (long) r.getStoreFileSize().get(Size.Unit.BYTE);
+          files += r.getStoreFileCount();
+        }
+      }
+      RegionServerJmx.Written now = RegionServerJmx.settled(admin, name, Bytes.toString(FAMILY), JMX_PERIOD,
+          System.nanoTime() + config.settleTimeout().toNanos());
+      long flushed = Math.max(0, now.flushed() - jmxAtOpen.flushed());
+      long compacted = Math.max(0, now.compacted() - jmxAtOpen.compacted());
+      String stats = describeStore() + "\nregion servers' JMX (" + RegionServerJmx.BEAN + "), since this store"
+          + " opened, the whole table's: flushed " + human(flushed) + ", compacted " + human(compacted)
+          + "; per server " + now.perServer() + (now.problems().isEmpty() ? "" : "; not read: " + now.problems());
+      return new LoadMetrics(user, flushed, compacted, disk,
+          List.of(LevelMetrics.of(0, files, disk, flushed + compacted, user)), stats);
+    }
   }
 
   /**
