@@ -27,8 +27,8 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
  * StoreWriteObserver}). The region server's block cache is the first store's {@link
  * LoadConfig#cacheBytes()} ({@code hfile.block.cache.memory.size}); a later store with another
  * budget shares it. Table sanity checks are off, so a store may flush memstores under HBase's
- * 1 MiB minimum, and there are no periodic major compactions: a store's compactions are its
- * policy's.
+ * 1 MiB minimum; there are no periodic major compactions, so a store's compactions are its
+ * policy's; and the compaction checker runs every second.
  */
 final class MiniCluster {
 
@@ -103,6 +103,10 @@ final class MiniCluster {
     conf.set("hbase.coprocessor.region.classes", StoreWriteObserver.class.getName());
     conf.setBoolean("hbase.table.sanity.checks", false);
     conf.setLong(HConstants.MAJOR_COMPACTION_PERIOD, 0);
+    // A store whose policy wants a merge that no flush asked for (its decision came while another
+    // compaction ran) is compacted by the region server's checker: every second here rather than
+    // every 10 s, so a settle finds that merge within its 2 s quiet period.
+    conf.setInt("hbase.regionserver.compaction.check.period", 1_000);
     conf.setLong(HConstants.HFILE_BLOCK_CACHE_MEMORY_SIZE_KEY, config.cacheBytes());
     conf.setInt("hbase.regionserver.thread.compaction.small", config.backgroundThreads());
     conf.setInt("hbase.regionserver.thread.compaction.large", config.backgroundThreads());
