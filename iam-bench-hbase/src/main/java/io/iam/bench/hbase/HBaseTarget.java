@@ -452,8 +452,12 @@ public final class HBaseTarget implements LoadTarget {
       return;
     }
     closed = true;
-    try (Connection c = connection) {
-      mutator.close();
+    try {
+      try {
+        mutator.close();
+      } finally {
+        connection.close();
+      }
     } finally {
       if (options.miniCluster()) {
         MiniCluster.release();
