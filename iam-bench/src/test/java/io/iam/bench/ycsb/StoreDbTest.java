@@ -1,10 +1,15 @@
 package io.iam.bench.ycsb;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import static io.iam.bench.ycsb.StoreDbRoundTrip.TABLE;
+import static io.iam.bench.ycsb.StoreDbRoundTrip.fields;
+import static io.iam.bench.ycsb.StoreDbRoundTrip.open;
+import static io.iam.bench.ycsb.StoreDbRoundTrip.properties;
+import static io.iam.bench.ycsb.StoreDbRoundTrip.text;
 
 import io.iam.bench.load.LoadTargets;
 import java.nio.file.Path;
@@ -23,30 +28,7 @@ import site.ycsb.Status;
 /** Every YCSB operation through {@link StoreDb}, on every store. */
 class StoreDbTest {
 
-  private static final String TABLE = "usertable";
-
   @TempDir Path tmp;
-
-  static Properties properties(String engine, Path dir) {
-    Properties p = new Properties();
-    p.setProperty(StoreDb.ENGINE, engine);
-    p.setProperty(StoreDb.DIR, dir.toString());
-    p.setProperty(StoreDb.MEMTABLE, "256KiB");
-    p.setProperty(StoreDb.CACHE, "1MiB");
-    return p;
-  }
-
-  private static StoreDb open(Properties p) throws DBException {
-    return StoreDbRoundTrip.open(p);
-  }
-
-  private static Map<String, ByteIterator> fields(String... namesAndValues) {
-    return StoreDbRoundTrip.fields(namesAndValues);
-  }
-
-  private static Map<String, String> text(Map<String, ByteIterator> m) {
-    return StoreDbRoundTrip.text(m);
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"iam", "lsa", "lsm-merge", "leveled", "rocksdb", "rocksdb-universal"})

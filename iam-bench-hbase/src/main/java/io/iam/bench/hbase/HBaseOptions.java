@@ -1,0 +1,136 @@
+package io.iam.bench.hbase;
+
+import io.iam.bench.load.LoadConfig;
+import io.iam.core.option.InvalidOptionsException;
+import io.iam.hbase.compaction.IamCompactionPolicy;
+import io.iam.hbase.config.CompactionSettings;
+import io.iam.hbase.engine.EngineSettings;
+import io.iam.hbase.engine.IamStoreEngine;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The {@code hbase} store's options ({@link LoadConfig#engineOptions()}, {@code iam ycsb -o
+ * KEY=VALUE}), turned into the column family configuration HBase reads. Pure: no HBase calls.
+ *
+ * <p>The store's own keys:
+ *
+ * <ul>
+ *   <li>{@value #ZOOKEEPER}: {@code host:port[,host:port...]} of a real cluster's ZooKeeper; without it
+ *       the store runs on the in-process mini cluster.
+ *   <li>{@value #TABLE}: the table name (default {@value #DEFAULT_TABLE}). On the mini cluster every
+ *       store gets a fresh table of this name (with {@code _2}, {@code _3}, ... if taken).
+ *   <li>{@value #REGION_SPLITS}: {@code true} keeps HBase's region split policy; default {@code false},
+ *       {@code DisabledRegionSplitPolicy}, so one region's store sees every write.
+ * </ul>
+ *
+ * <p>The policy, with one key:
+ *
+ * <ul>
+ *   <li>{@value LoadConfig#POLICY}{@code =NAME} (or {@code --policy NAME}): a stack policy of iam-core
+ *       ({@code MergePolicies}) in HBase's default store engine. The column family gets {@code
+ *       hbase.hstore.defaultengine.compactionpolicy.class=IamCompactionPolicy} and {@code
+ *       iam.compaction.policy=NAME}; every other key {@code K} becomes {@code iam.compaction.K} ({@code
+ *       --k} is {@code max-components}).
+ *   <li>{@code tree=iam|lsa|lsm-merge}: IAM's store engine ({@code hbase.hstore.engine.class=IamStoreEngine},
+ *       {@code iam.engine.tree}); every other key {@code K} becomes {@code iam.engine.K}.
+ *   <li>neither: HBase's own store engine and compaction policy, unchanged (other keys are refused).
+ * </ul>
+ *
+ * <p>The values are validated by iam-hbase's {@link CompactionSettings} and {@link EngineSettings}, the
+ * classes the region server and the master's validator use, so an error names the property and a
+ * value accepted here is a value the region server runs. Unlike a region server, this store also
+ * refuses an option of another policy than the chosen one, since on a command line it is a mistake.
+ *
+ * @param zookeeper the real cluster's quorum, or empty for the mini cluster
+ * @param table the table name
+ * @param regionSplits whether regions may split
+ * @param familyConfiguration the column family's configuration ({@code setConfiguration})
+ * @param blockingStoreFiles {@code hbase.hstore.blockingStoreFiles} the family needs, or 0 for HBase's
+ */
+public record HBaseOptions(Optional<String> zookeeper, String table, boolean regionSplits,
+    Map<String, String> familyConfiguration, int blockingStoreFiles) {
+
+  public static final String ZOOKEEPER = "zookeeper";
+  public static final String TABLE = "table";
+  public static final String REGION_SPLITS = "region-splits";
+  public static final String TREE = EngineSettings.TREE.key();
+  public static final String DEFAULT_TABLE = "usertable";
+
+  /** The store files a family under IAM's store engine may hold before HBase delays flushes (docs/hbase-engine.md). */
+  static final int ENGINE_BLOCKING_STORE_FILES = 100;
+  /** HBase's default {@code hbase.hstore.blockingStoreFiles}. */
+  static final int HBASE_BLOCKING_STORE_FILES = 16;
+
+  public HBaseOptions {
+    familyConfiguration = java.util.Collections.unmodifiableMap(new TreeMap<>(familyConfiguration));
+  }
+
+  /**
+   * Reads {@code options}.
+   *
+   * @throws InvalidOptionsException naming every bad key and value
+   */
+  public static HBaseOptions parse(Map<String, String> options) {
+    Map<String, String> rest = new LinkedHashMap<>(options);
+    Optional<String> zookeeper = Optional.ofNullable(rest.remove(ZOOKEEPER)).map(String::trim);
+    String table = Optional.ofNullable(rest.remove(TABLE)).map(String::trim).orElse(DEFAULT_TABLE);
+    String splits = Optional.ofNullable(rest.remove(REGION_SPLITS)).map(String::trim).orElse("false");
+    List<String> problems = new ArrayList<>();
+    if (zookeeper.isPresent() && zookeeper.get().isEmpty()) {
+      problems.add(ZOOKEEPER + "='': give host:port[,host:port...]");
+    }
+    if (!table.matches("[A-Za-z0-9_.:-]+")) {
+      problems.add(TABLE + "='" + table + "': a table name has letters, digits, '_', '-', '.' and a namespace's ':' only");
+    }
+    if (!splits.equals("true") && !splits.equals("false")) {
+      problems.add(REGION_SPLITS + "='" + splits + "': true or false");
+    }
+    String policy = rest.remove(LoadConfig.POLICY);
+    String tree = rest.remove(TREE);
+    if (policy != null && tree != null) {
+      problems.add("give either " + LoadConfig.POLICY + "=NAME (a stack policy in HBase's default store engine)"
+          + " or " + TREE + "=" + tree + " (IAM's store engine), not both");
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidOptionsException("invalid hbase store options", problems);
+    }
+
+    Map<String, String> family = new LinkedHashMap<>();
+    int blocking = 0;
+    if (policy != null) {
+      family.put(CompactionSettings.POLICY_KEY, policy);
+      rest.forEach((k, v) -> family.put(CompactionSettings.PREFIX + k, v));
+      CompactionSettings settings = CompactionSettings.parse(family.entrySet());
+      if (!settings.ignoredKeys().isEmpty()) {
+        throw new InvalidOptionsException("invalid hbase store options", List.of("not options of the "
+            + settings.policy().name() + " policy: " + String.join(", ", settings.ignoredKeys())));
+      }
+      family.put("hbase.hstore.defaultengine.compactionpolicy.class", IamCompactionPolicy.class.getName());
+      int k = settings.policy().maxComponents();
+      if (k != Integer.MAX_VALUE && k + 2 > HBASE_BLOCKING_STORE_FILES) {
+        // The policy keeps up to k + 1 files between a flush and its merge (IamCompactionPolicy.blockingWarning).
+        blocking = k + 2;
+      }
+    } else if (tree != null) {
+      family.put(EngineSettings.PREFIX + TREE, tree);
+      rest.forEach((k, v) -> family.put(EngineSettings.PREFIX + k, v));
+      EngineSettings.parse(family.entrySet());
+      family.put("hbase.hstore.engine.class", IamStoreEngine.class.getName());
+      blocking = ENGINE_BLOCKING_STORE_FILES;
+    } else if (!rest.isEmpty()) {
+      throw new InvalidOptionsException("invalid hbase store options", List.of("options " + rest.keySet()
+          + " need a policy: " + LoadConfig.POLICY + "=NAME (or --policy) or " + TREE + "=iam|lsa|lsm-merge"));
+    }
+    return new HBaseOptions(zookeeper, table, Boolean.parseBoolean(splits), family, blocking);
+  }
+
+  /** Whether the store runs on the in-process mini cluster. */
+  public boolean miniCluster() {
+    return zookeeper.isEmpty();
+  }
+}

@@ -1,0 +1,159 @@
+package io.iam.bench.hbase;
+
+import io.iam.bench.load.LoadConfig;
+import io.iam.bench.util.Dirs;
+import io.iam.hbase.master.IamConfigurationValidator;
+import io.iam.hbase.metrics.StoreWriteObserver;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+
+/**
+ * The in-process HBase cluster of this JVM: ZooKeeper, a master and one region server, on the local
+ * file system (no HDFS), in a temporary directory. IAM's jars are on its class path because it is
+ * this JVM. One per JVM, shared by every store opened in it by reference count: the first {@link
+ * #acquire} starts it, the last {@link #release} stops it and deletes its directory, and a shutdown
+ * hook stops it if the JVM exits first.
+ *
+ * <p>Installed as an operator would (docs/hbase.md): the master validates {@code iam.*} properties
+ * ({@link IamConfigurationValidator}) and every region counts its flushed and compacted bytes ({@link
+ * StoreWriteObserver}). The region server's block cache is the first store's {@link
+ * LoadConfig#cacheBytes()} ({@code hfile.block.cache.memory.size}); a later store with another
+ * budget shares it. Table sanity checks are off, so a store may flush memstores under HBase's
+ * 1 MiB minimum; there are no periodic major compactions, so a store's compactions are its
+ * policy's; and the compaction checker runs every second.
+ */
+final class MiniCluster {
+
+  /** {@code HBaseCommonTestingUtility.BASE_TEST_DIRECTORY_KEY}. */
+  static final String BASE_DIRECTORY_PROPERTY = "test.build.data.basedirectory";
+
+  private static HBaseTestingUtility util;
+  private static Path root;
+  private static int references;
+  private static boolean hooked;
+
+  private MiniCluster() {}
+
+  /**
+   * The running cluster's configuration, for a client {@code Connection}; starts the cluster with
+   * {@code config}'s budgets if nobody holds it.
+   */
+  static synchronized Configuration acquire(LoadConfig config) throws IOException {
+    if (util == null) {
+      start(config);
+    }
+    references++;
+    return util.getConfiguration();
+  }
+
+  /** Drops one reference; the last one stops the cluster. */
+  static synchronized void release() throws IOException {
+    if (references == 0) {
+      throw new IllegalStateException("the mini cluster was released more often than acquired");
+    }
+    if (--references == 0) {
+      stop();
+    }
+  }
+
+  /** Whether the cluster runs now. */
+  static synchronized boolean running() {
+    return util != null;
+  }
+
+  /** The regions of {@code table} on the cluster's region servers (one, unless it split). */
+  static synchronized List<HRegion> regions(TableName table) {
+    if (util == null) {
+      throw new IllegalStateException("the mini cluster is not running");
+    }
+    return util.getMiniHBaseCluster().getRegions(table);
+  }
+
+  /**
+   * Compactions queued on the region servers and not yet started: HBase queues the compaction a flush
+   * asks for and selects its files only when a thread takes it, so until then the region reports no
+   * compaction.
+   */
+  static synchronized int queuedCompactions() {
+    if (util == null) {
+      throw new IllegalStateException("the mini cluster is not running");
+    }
+    return util.getMiniHBaseCluster().getLiveRegionServerThreads().stream()
+        .mapToInt(t -> t.getRegionServer().getCompactSplitThread().getCompactionQueueSize()).sum();
+  }
+
+  private static void start(LoadConfig config) throws IOException {
+    Path dir = Files.createTempDirectory("iam-hbase-mini-");
+    // The testing utility keeps its data (and so the cluster's root directory) under this base, by
+    // default ./target/test-data of the working directory.
+    System.setProperty(BASE_DIRECTORY_PROPERTY, dir.toString());
+    HBaseTestingUtility u = new HBaseTestingUtility();
+    Configuration conf = u.getConfiguration();
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    conf.set("hbase.coprocessor.master.classes", IamConfigurationValidator.class.getName());
+    conf.set("hbase.coprocessor.region.classes", StoreWriteObserver.class.getName());
+    conf.setBoolean("hbase.table.sanity.checks", false);
+    conf.setLong(HConstants.MAJOR_COMPACTION_PERIOD, 0);
+    // A store whose policy wants a merge that no flush asked for (its decision came while another
+    // compaction ran) is compacted by the region server's checker: every second here rather than
+    // every 10 s, so a settle finds that merge within its 2 s quiet period.
+    conf.setInt("hbase.regionserver.compaction.check.period", 1_000);
+    conf.setLong(HConstants.HFILE_BLOCK_CACHE_MEMORY_SIZE_KEY, config.cacheBytes());
+    conf.setInt("hbase.regionserver.thread.compaction.small", config.backgroundThreads());
+    conf.setInt("hbase.regionserver.thread.compaction.large", config.backgroundThreads());
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    try {
+      u.startMiniZKCluster();
+      u.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(1).build());
+    } catch (Exception e) {
+      try {
+        u.shutdownMiniCluster();
+      } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      Dirs.deleteTree(dir);
+      throw e instanceof IOException io ? io : new IOException("cannot start the HBase mini cluster: " + e, e);
+    }
+    util = u;
+    root = dir;
+    if (!hooked) {
+      hooked = true;
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        synchronized (MiniCluster.class) {
+          try {
+            stop();
+          } catch (IOException | RuntimeException e) {
+            System.err.println("iam-bench-hbase: stopping the mini cluster at exit: " + e);
+          }
+        }
+      }, "iam-hbase-mini-cluster-stop"));
+    }
+  }
+
+  private static void stop() throws IOException {
+    if (util == null) {
+      return;
+    }
+    HBaseTestingUtility u = util;
+    Path dir = root;
+    util = null;
+    root = null;
+    references = 0;
+    try {
+      u.shutdownMiniCluster();
+    } finally {
+      if (dir != null) {
+        Dirs.deleteTree(dir);
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.iam.bench.hbase;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.iam.hbase.metrics.StoreWriteObserver;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+
+/**
+ * A table's flushed and compacted bytes on a real cluster, read from every live region server's JMX
+ * over HTTP ({@code http://<host>:<info port>/jmx}), where iam-hbase's {@link StoreWriteObserver}
+ * exports them: bean {@value #BEAN}, attributes {@code Iam.<table>.<family>.flushedBytes} and {@code
+ * .compactedBytes} (Hadoop's metrics system capitalises the registry's {@code iam.} prefix), summed
+ * over the server's regions of the table. A server without an info port, without the observer, or
+ * unreachable is reported as a problem and counts 0.
+ */
+final class RegionServerJmx {
+
+  static final String BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Coprocessor.Region.CP_"
+      + StoreWriteObserver.class.getName();
+
+  /**
+   * The table's bytes over the cluster.
+   *
+   * @param flushed bytes of flushed files
+   * @param compacted bytes of compaction outputs
+   * @param perServer {@code host:port -> flushed/compacted} as read
+   * @param problems servers that could not be read, and why
+   */
+  record Written(long flushed, long compacted, List<String> perServer, List<String> problems) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private RegionServerJmx() {}
+
+  /** Reads every live region server once. */
+  static Written read(Admin admin, TableName table, String family) throws IOException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    String prefix = "Iam." + table.getNameAsString() + "." + family + ".";
+    long flushed = 0;
+    long compacted = 0;
+    List<String> perServer = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (Map.Entry<ServerName, ServerMetrics> e : admin.getClusterMetrics().getLiveServerMetrics().entrySet()) {
+      String host = e.getKey().getHostname();
+      int port = e.getValue().getInfoServerPort();
+      if (port <= 0) {
+        problems.add(host + ": no info port (hbase.regionserver.info.port)");
+        continue;
+      }
+      URI uri = URI.create("http://" + host + ":" + port + "/jmx?qry=" + URLEncoder.encode(BEAN, StandardCharsets.UTF_8));
+      try {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
+            HttpResponse.BodyHandlers.ofString());
+        JsonNode beans = JSON.readTree(response.body()).path("beans");
+        if (response.statusCode() != 200 || beans.isEmpty()) {
+          problems.add(host + ":" + port + ": no bean " + BEAN + " (is StoreWriteObserver in"
+              + " hbase.coprocessor.region.classes?)");
+          continue;
+        }
+        long f = beans.get(0).path(prefix + "flushedBytes").asLong(0);
+        long c = beans.get(0).path(prefix + "compactedBytes").asLong(0);
+        flushed += f;
+        compacted += c;
+        perServer.add(host + ":" + port + " flushed " + f + " compacted " + c);
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while reading " + uri);
+      } catch (IOException ex) {
+        problems.add(host + ":" + port + ": " + ex);
+      }
+    }
+    return new Written(flushed, compacted, perServer, problems);
+  }
+
+  /**
+   * Reads until two readings {@code apart} apart agree (HBase publishes its metrics to JMX every 10 s,
+   * so a reading right after a compaction can be behind), or the deadline passes; the last reading.
+   */
+  static Written settled(Admin admin, TableName table, String family, Duration apart, long deadlineNanos)
+      throws IOException {
+    Written last = read(admin, table, family);
+    while (System.nanoTime() < deadlineNanos) {
+      try {
+        Thread.sleep(apart.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while reading region server metrics");
+      }
+      Written next = read(admin, table, family);
+      if (next.flushed() == last.flushed() && next.compacted() == last.compacted()) {
+        return next;
+      }
+      last = next;
+    }
+    return last;
+  }
+}
