@@ -1,8 +1,9 @@
 package io.iam.core.minmax;
 
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -22,15 +23,25 @@ import java.util.TreeMap;
  * range query does the same with the buckets overlapping the range. O(log n + k log W) for k
  * overlapping buckets.
  *
- * <p>Costs: Min-Max never merges (unless a maintenance sort runs, which this kernel does not have
- * yet); each bucket is written once, in ⌈size / P⌉ page I/Os for pages of P entries.
+ * <p>Maintenance (optional, paper §4: "sort the data at periodic intervals"): {@link #planSort}
+ * finds the key shared by the most buckets and, if more than a given number share it, returns those
+ * buckets; {@link #sort} merges them into disjoint buckets of W keys (newest version per key,
+ * tombstones kept, since other buckets may hold older versions).
+ *
+ * <p>Costs: without maintenance Min-Max never merges and never reads; each bucket is written once,
+ * in ⌈size / P⌉ page I/Os for pages of P entries. A sort counts one merge, reads its inputs and
+ * writes its outputs.
  */
 public final class MinMaxTree {
 
   private final MinMaxBuffer buffer;
   private final IntervalBTree<Bucket> index = new IntervalBTree<>();
-  private final List<Bucket> buckets = new ArrayList<>();
+  private final Map<Long, IntervalBTree.Item<Bucket>> buckets = new LinkedHashMap<>();
+  private final List<Integer> writtenSizes = new ArrayList<>();
+  private final List<Integer> readSizes = new ArrayList<>();
+  private long merges;
   private long nextSeq = 1;
+  private long nextBucket;
 
   /** A tree whose buffer holds {@code capacity} keys (B) and evicts windows of {@code window} (W). */
   public MinMaxTree(int capacity, int window) {
@@ -62,10 +73,62 @@ public final class MinMaxTree {
   }
 
   private Bucket add(List<Entry> run) {
-    Bucket b = Bucket.of(buckets.size(), run);
-    buckets.add(b);
-    index.insert(b.min(), b.max(), b);
+    Bucket b = Bucket.of(nextBucket++, run);
+    buckets.put(b.id(), index.insert(b.min(), b.max(), b));
+    writtenSizes.add(b.size());
     return b;
+  }
+
+  /**
+   * A maintenance sort, if more than {@code maxOverlap} buckets share a key: the buckets holding
+   * the key held by the most buckets (the leftmost such key). O(n log n) for n buckets (a sweep
+   * over the endpoints).
+   */
+  public Optional<List<Bucket>> planSort(int maxOverlap) {
+    long[] starts = buckets.values().stream().mapToLong(IntervalBTree.Item::lo).sorted().toArray();
+    long[] ends = buckets.values().stream().mapToLong(IntervalBTree.Item::hi).sorted().toArray();
+    int depth = 0;
+    int best = 0;
+    long at = 0;
+    for (int i = 0, j = 0; i < starts.length; ) {
+      if (starts[i] <= ends[j]) { // closed intervals: a start at x counts before an end at x
+        if (++depth > best) {
+          best = depth;
+          at = starts[i];
+        }
+        i++;
+      } else {
+        depth--;
+        j++;
+      }
+    }
+    if (best <= maxOverlap) {
+      return Optional.empty();
+    }
+    return Optional.of(index.stab(at).stream().map(IntervalBTree.Item::value).toList());
+  }
+
+  /**
+   * Merges {@code inputs} (buckets of this tree, e.g. from {@link #planSort}) into disjoint buckets
+   * of at most W keys holding the newest version of each key; returns the new buckets.
+   */
+  public List<Bucket> sort(List<Bucket> inputs) {
+    TreeMap<Long, Entry> newest = new TreeMap<>();
+    for (Bucket b : inputs) {
+      IntervalBTree.Item<Bucket> item = buckets.remove(b.id());
+      if (item == null || !index.remove(item)) {
+        throw new IllegalArgumentException("not a bucket of this tree: " + b);
+      }
+      readSizes.add(b.size());
+      b.entries().forEach(e -> newest.merge(e.key(), e, Entry::newer));
+    }
+    merges++;
+    List<Bucket> out = new ArrayList<>();
+    List<Entry> all = new ArrayList<>(newest.values());
+    for (int i = 0; i < all.size(); i += buffer.window()) {
+      out.add(add(all.subList(i, Math.min(all.size(), i + buffer.window()))));
+    }
+    return out;
   }
 
   /** The write cache. */
@@ -73,9 +136,9 @@ public final class MinMaxTree {
     return buffer;
   }
 
-  /** Every bucket written so far, oldest first. */
+  /** The live buckets, oldest first. */
   public List<Bucket> buckets() {
-    return Collections.unmodifiableList(buckets);
+    return buckets.values().stream().map(IntervalBTree.Item::value).toList();
   }
 
   /** The IB-tree over the buckets. */
@@ -118,14 +181,17 @@ public final class MinMaxTree {
     return out;
   }
 
-  /** Min-Max's costs so far for pages of {@code pageEntries} entries: no merges, no reads. */
+  /** Min-Max's costs so far for pages of {@code pageEntries} entries. */
   public LsmCosts costs(int pageEntries) {
-    long ios = 0;
-    long entries = 0;
-    for (Bucket b : buckets) {
-      ios += (b.size() + pageEntries - 1) / pageEntries;
-      entries += b.size();
-    }
-    return new LsmCosts(0, ios, 0, entries, 0);
+    return new LsmCosts(merges, pages(writtenSizes, pageEntries), pages(readSizes, pageEntries),
+        sum(writtenSizes), sum(readSizes));
+  }
+
+  private static long pages(List<Integer> sizes, int pageEntries) {
+    return sizes.stream().mapToLong(n -> (n + pageEntries - 1) / pageEntries).sum();
+  }
+
+  private static long sum(List<Integer> sizes) {
+    return sizes.stream().mapToLong(Integer::longValue).sum();
   }
 }

@@ -131,6 +131,15 @@ class MinMaxPaperExampleTest {
     assertEquals(48, LsmCostFormulas.sum(f.levels(), f::writesLeveled));
   }
 
+  @Test
+  void table1InOneRun() {
+    CostComparison c = CostComparison.of(D, 4, 2, 3, 2);
+    // # of merges 6 / 2 / 0; write I/Os 36 / 28 / 16; read I/Os 20 / 8 (Table 1: 16, §2: 8) / 0.
+    assertEquals(List.of(6L, 2L, 0L), List.of(c.leveled().merges(), c.tiered().merges(), c.minMax().merges()));
+    assertEquals(List.of(36L, 28L, 16L), List.of(c.leveled().writeIos(), c.tiered().writeIos(), c.minMax().writeIos()));
+    assertEquals(List.of(20L, 8L, 0L), List.of(c.leveled().readIos(), c.tiered().readIos(), c.minMax().readIos()));
+  }
+
   private static void feed(LsmMergeSimulator sim, int from, int to) {
     for (int i = from; i < to; i++) {
       sim.add(D[i]);

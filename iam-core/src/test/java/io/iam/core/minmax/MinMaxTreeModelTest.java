@@ -25,6 +25,16 @@ class MinMaxTreeModelTest {
       "random,4,2,300", "random,32,8,300", "random,64,4,100000",
       "nearly-sorted,16,4,0", "nearly-sorted,50,10,0", "dense,8,8,0", "dense,10,1,0"})
   void readsEqualATreeMapAfterEveryStep(String kind, int b, int w, int domain) {
+    check(kind, b, w, domain, false);
+  }
+
+  @ParameterizedTest(name = "{0} B={1} W={2} domain={3}, with maintenance sorts")
+  @CsvSource({"random,16,4,300", "random,8,2,5000", "nearly-sorted,16,4,0", "dense,8,3,0"})
+  void readsStayEqualWithMaintenanceSorts(String kind, int b, int w, int domain) {
+    check(kind, b, w, domain, true);
+  }
+
+  private static void check(String kind, int b, int w, int domain, boolean maintain) {
     for (long seed = 1; seed <= 4; seed++) {
       Random rnd = new Random(seed * 7919 + b);
       LongSupplier keys = "random".equals(kind) ? () -> rnd.nextInt(domain) : MinMaxBufferTest.stream(kind, rnd);
@@ -47,6 +57,9 @@ class MinMaxTreeModelTest {
         if (step == 2000) {
           tree.flush(); // the end of a stream: everything in buckets, then the stream goes on
         }
+        if (maintain && step % 100 == 0) {
+          tree.planSort(3).ifPresent(tree::sort);
+        }
         assertEquals(Optional.ofNullable(model.get(key)), tree.get(key), at + " key " + key);
         for (int probe = 0; probe < 8; probe++) {
           long k = rnd.nextBoolean() ? written.get(rnd.nextInt(written.size())) : keys.getAsLong();
@@ -59,13 +72,42 @@ class MinMaxTreeModelTest {
           assertEquals(model, tree.range(Long.MIN_VALUE, Long.MAX_VALUE), at + " full scan");
         }
       }
-      assertTrue(tree.buckets().size() > 10, at(kind, seed) + ": too few buckets to test anything");
-      assertEquals(0, tree.costs(1).merges());
+      String run = kind + " seed=" + seed;
+      assertTrue(tree.buckets().size() > 10, run + ": too few buckets to test anything");
+      assertEquals(tree.buckets().size(), tree.index().size(), run);
+      if (maintain) {
+        assertTrue(tree.costs(1).merges() > 0, run + ": no maintenance sort exercised");
+      } else {
+        assertEquals(0, tree.costs(1).merges(), run);
+      }
     }
   }
 
-  private static String at(String kind, long seed) {
-    return kind + " seed=" + seed;
+  @Test
+  void aSortMakesTheDeepestKeyLiveInOneBucketAndIsCountedAsOneMerge() {
+    MinMaxTree tree = new MinMaxTree(4, 2);
+    for (int i = 0; i < MinMaxPaperExampleTest.D.length; i++) {
+      tree.put(MinMaxPaperExampleTest.D[i], i); // keys 1, 2, 4, 8, 9, 12, 18 come twice: the later value wins
+    }
+    tree.flush();
+    // Fig. 2b's buckets plus the tail [5, 28]: at most 4 share a key, and key 2 is the leftmost
+    // such key ([1, 3], [1, 7], [2, 4], [2, 6]).
+    assertEquals(Optional.empty(), tree.planSort(4));
+    List<Bucket> inputs = tree.planSort(3).orElseThrow();
+    assertEquals(List.of(List.of(1L, 3L), List.of(1L, 7L), List.of(2L, 4L), List.of(2L, 6L)),
+        inputs.stream().map(b -> List.of(b.min(), b.max())).toList());
+    TreeMap<Long, Long> before = new TreeMap<>(tree.range(Long.MIN_VALUE, Long.MAX_VALUE));
+    List<Bucket> sorted = tree.sort(inputs);
+    assertEquals(List.of(List.of(1L, 2L), List.of(3L, 4L), List.of(6L, 7L)),
+        sorted.stream().map(b -> List.of(b.min(), b.max())).toList());
+    assertEquals(1, tree.index().stab(2).size());
+    assertEquals(before, tree.range(Long.MIN_VALUE, Long.MAX_VALUE));
+    LsmCosts c = tree.costs(2);
+    assertEquals(1, c.merges());
+    assertEquals(8, c.readEntries());
+    assertEquals(4, c.readIos());
+    assertEquals(16 + 3, c.writeIos());
+    assertEquals(Optional.of(24L), tree.get(2)); // D[24] = 2, the newer of its two versions
   }
 
   @Test
