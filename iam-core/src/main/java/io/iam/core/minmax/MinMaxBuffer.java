@@ -32,9 +32,9 @@ import java.util.TreeSet;
  * windows starting at the W−1 predecessors of s. Every other window keeps its keys, so nothing is
  * rescanned.
  *
- * <p><b>Complexity</b> (C = keys in the cache ≤ B): insert O(W log C) (one walk over the ≤ 2W−1 keys around the
- * new key, O(log C + W), then ≤ W windows recomputed from that walk, O(log C) per priority
- * update); eviction O(W log C); the best window O(log C) ({@code bySpan.first()});
+ * <p><b>Complexity</b> (C = keys in the cache ≤ B): insert O(W log C) (one walk over the
+ * ≤ 2W−1 keys around the new key, O(log C + W), then ≤ W windows recomputed from that walk,
+ * O(log C) per priority update); eviction O(W log C); the best window O(log C) ({@code bySpan.first()});
  * memory O(C). A full rescan would cost O(C) per eviction.
  *
  * <p><b>Versions.</b> The cache holds one entry per key: a newer version (larger sequence) of a
