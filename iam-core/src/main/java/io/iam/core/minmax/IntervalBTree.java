@@ -100,7 +100,7 @@ public final class IntervalBTree<T> {
     return item;
   }
 
-  /** Removes an interval inserted earlier; returns whether it was there. */
+  /** Removes an interval inserted earlier into this tree; returns whether it was there. */
   public boolean remove(Item<T> item) {
     int before = size;
     root = remove(root, item);
@@ -177,6 +177,8 @@ public final class IntervalBTree<T> {
       n.left = remove(n.left, item);
     } else if (c > 0) {
       n.right = remove(n.right, item);
+    } else if (n.item != item) {
+      return n; // an equal-looking handle of another tree
     } else {
       size--;
       if (n.left == null || n.right == null) {

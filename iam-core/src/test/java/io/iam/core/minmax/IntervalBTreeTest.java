@@ -73,5 +73,9 @@ class IntervalBTreeTest {
     assertEquals(List.of(), tree.overlapping(4, 4));
     assertEquals(List.of(), tree.overlapping(5, 1));
     assertThrows(IllegalArgumentException.class, () -> tree.insert(2, 1, "c"));
+    IntervalBTree<String> other = new IntervalBTree<>();
+    IntervalBTree.Item<String> lookalike = other.insert(1, 3, "a"); // same lo, hi and insertion number
+    assertFalse(tree.remove(lookalike));
+    assertEquals(2, tree.size());
   }
 }
