@@ -1,0 +1,13 @@
+/**
+ * The pure Min-Max kernel (Ton That et al., "On Lowering Merge Costs of an LSM Tree", SSDBM
+ * 2021): a sorted write cache that evicts its most compact window of keys as a bucket
+ * ({@link io.iam.core.minmax.MinMaxBuffer}), an interval tree over the buckets' key ranges
+ * ({@link io.iam.core.minmax.IntervalBTree}), reads that return the newest version of each key
+ * ({@link io.iam.core.minmax.MinMaxTree}), and the merge/I-O cost model of leveled and tiered LSM
+ * trees as formulas ({@link io.iam.core.minmax.LsmCostFormulas}) and as a simulation
+ * ({@link io.iam.core.minmax.LsmMergeSimulator}).
+ *
+ * <p>Everything here is pure: no I/O, no clock, no threads. Keys are {@code long}s (the engine
+ * maps byte keys to ranks elsewhere). See docs/minmax.md.
+ */
+package io.iam.core.minmax;
