@@ -60,8 +60,8 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(names = "--workloads", paramLabel = "W", split = ",", splitSynopsisLabel = ",",
       defaultValue = "load,a,b,c,d,e,f,g",
       description = "Workloads, as 'iam ycsb --workload' names them, and the IAM paper's tests run by 'iam load':"
-          + " seqload (sequential load), seqread (long scans after a load), overwrite (as many overwrites after a"
-          + " load). Default: ${DEFAULT-VALUE}.")
+          + " seqload (sequential load), seqread (full scans after a load), randload (random load, repeats"
+          + " overwrite), overwrite (as many overwrites after a load). Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Option(names = "--out", paramLabel = "DIR", required = true,

@@ -86,7 +86,8 @@ public final class LoadCommand implements Callable<Integer> {
   int threads;
 
   @Option(names = "--order", paramLabel = "ORDER", defaultValue = "hash", converter = Order.class,
-      description = "Key insert order: hash (YCSB's hashed inserts) or sequential (keys arrive sorted)."
+      description = "Key insert order: hash (YCSB's hashed inserts), sequential (keys arrive sorted) or random"
+          + " (each put a uniform draw of a record, with repeats that overwrite: the IAM paper's random load)."
           + " Default: ${DEFAULT-VALUE}.")
   KeyOrder order;
 
@@ -108,8 +109,9 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--read-distribution", paramLabel = "DIST", defaultValue = "zipfian",
       converter = Distribution.class,
       description = "Which loaded keys --reads read and --scans start at: zipfian (YCSB's workload C: constant"
-          + " 0.99, hot keys scattered as by YCSB's ScrambledZipfianGenerator) or uniform."
-          + " Default: ${DEFAULT-VALUE}.")
+          + " 0.99, hot keys scattered as by YCSB's ScrambledZipfianGenerator), uniform, or first (scans"
+          + " only: from the first key, so --scan-length N with N at least --records reads the whole"
+          + " store, the IAM paper's sequential read). Default: ${DEFAULT-VALUE}.")
   KeyDistribution readDistribution;
 
   @Option(names = "--scans", paramLabel = "N", defaultValue = "0",
@@ -215,12 +217,18 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   private LoadWorkload workload() {
+    if (order == KeyOrder.RANDOM && records > Integer.MAX_VALUE) {
+      throw usage("--order random takes at most " + Integer.MAX_VALUE + " --records");
+    }
     return new LoadWorkload(records, (int) valueSize, order, seed);
   }
 
   private Phases phases() {
     notNegative("--overwrites", overwrites);
     notNegative("--reads", reads);
+    if (reads > 0 && readDistribution == KeyDistribution.FIRST) {
+      throw usage("--read-distribution first applies to --scans only (a point read needs a loaded key)");
+    }
     notNegative("--scans", scans);
     if (scanLength < 1) {
       throw usage("--scan-length " + scanLength + " is out of range: allowed 1 or more");

@@ -13,6 +13,8 @@ package io.iam.bench.load;
  * @param latency put latency
  * @param metrics what the store reported after settling
  * @param engine the engine's counters after settling ({@link EngineCounters#NONE} if it has none)
+ * @param liveBytes key plus value bytes of the records the load leaves ({@link
+ *     LoadWorkload#liveBytes()}): every put's, except in a random load, whose repeated keys count once
  */
 public record LoadResult(
     LoadConfig config,
@@ -24,7 +26,8 @@ public record LoadResult(
     long settleNanos,
     Latency latency,
     LoadMetrics metrics,
-    EngineCounters engine) {
+    EngineCounters engine,
+    long liveBytes) {
 
   private static final double MIB = 1024.0 * 1024;
 
@@ -45,14 +48,6 @@ public record LoadResult(
   /** Load plus settle. */
   public long elapsedMillis() {
     return (loadNanos + settleNanos) / 1_000_000;
-  }
-
-  /**
-   * Key plus value bytes of the live records: every record put, as the load's keys are distinct.
-   * Overwrites replace values with ones of the same size, so this stays the live size after them.
-   */
-  public long liveBytes() {
-    return metrics.userBytes();
   }
 
   /** Space amplification: {@code diskBytes / liveBytes}; 0 if nothing is live. */

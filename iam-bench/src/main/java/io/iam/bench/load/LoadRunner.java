@@ -48,7 +48,8 @@ final class LoadRunner {
       }
       LoadMetrics metrics = checkedMetrics(target, tree, userBytes[0]);
       LoadResult loaded = new LoadResult(config, workload.records(), workload.valueSize(), workload.order(),
-          workload.seed(), load.nanos(), settleNanos, load.latency(), metrics, engine(target));
+          workload.seed(), load.nanos(), settleNanos, load.latency(), metrics, engine(target),
+          workload.order() == KeyOrder.RANDOM ? workload.liveBytes() : metrics.userBytes());
       Optional<OverwriteResult> overwrite = phases.overwrites() == 0 ? Optional.empty()
           : Optional.of(overwrite(target, tree, workload, phases.overwrites(), overwriteKeys, userBytes,
               loaded.liveBytes(), progress));
@@ -133,10 +134,11 @@ final class LoadRunner {
    */
   private static Timed onLoadedKeys(String task, String unit, long count, Phases phases, LoadWorkload workload,
       SplittableRandom keys, boolean progress, KeyOp op) throws IOException {
-    LongSupplier records = phases.readDistribution().chooser(workload.records(), keys);
+    KeyDistribution distribution = phases.readDistribution();
+    LongSupplier records = distribution.chooser(workload.records(), keys);
     try (Progress bar = Progress.over(task, count, unit, Progress.RECORDS_THRESHOLD, progress)) {
       return Timed.run(count, n -> {
-        byte[] key = workload.key(records.getAsLong());
+        byte[] key = distribution.fromFirstKey() ? KeyDistribution.BEFORE_ALL : workload.key(records.getAsLong());
         return () -> op.run(key);
       }, bar);
     }

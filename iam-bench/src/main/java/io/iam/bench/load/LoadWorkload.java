@@ -12,7 +12,10 @@ import java.util.SplittableRandom;
  * {@code fnvhash64} is FNV-1a 64 over the eight bytes of {@code n}, least significant first, made
  * non-negative with {@link Math#abs(long)}; YCSB's default zero padding of 1 adds no zeros. With
  * {@link KeyOrder#SEQUENTIAL}, {@code "user"} plus {@code n} zero-padded to 19 digits, so keys sort
- * in insert order and have the same 23-byte length as most hashed keys.
+ * in insert order and have the same 23-byte length as most hashed keys. With {@link
+ * KeyOrder#RANDOM}, put {@code n} writes the hashed key of record {@code r(n)}, a uniform draw from
+ * {@code [0, records)} made from {@code seed} and {@code n} (SplitMix64): keys repeat, so some puts
+ * overwrite, and {@link #liveBytes()} counts each distinct key once.
  *
  * <p>Values are {@code valueSize} bytes from a {@link SplittableRandom} seeded with {@code seed}:
  * the same seed gives the same values, and they do not compress.
@@ -34,6 +37,9 @@ public final class LoadWorkload {
   public LoadWorkload(long records, int valueSize, KeyOrder order, long seed) {
     if (records < 1) {
       throw new IllegalArgumentException("records must be at least 1: " + records);
+    }
+    if (order == KeyOrder.RANDOM && records > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("a random load takes at most " + Integer.MAX_VALUE + " records: " + records);
     }
     if (valueSize < 0) {
       throw new IllegalArgumentException("valueSize must not be negative: " + valueSize);
@@ -61,9 +67,49 @@ public final class LoadWorkload {
     return seed;
   }
 
-  /** The key of record {@code recordNumber} (0-based), as ASCII bytes. */
+  /**
+   * The key of put {@code recordNumber} (0-based), as ASCII bytes. Every key a load writes is the key
+   * of one of its put numbers, so reads of {@code key(n)} for {@code n} in {@code [0, records)} find
+   * a loaded key in every order.
+   */
   public byte[] key(long recordNumber) {
+    if (order == KeyOrder.RANDOM) {
+      return keyName(drawn(recordNumber), KeyOrder.HASH).getBytes(StandardCharsets.US_ASCII);
+    }
     return keyName(recordNumber, order).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The record that put {@code n} of a random load writes: uniform in {@code [0, records)}. */
+  private long drawn(long n) {
+    long z = seed + (n + 1) * 0x9E3779B97F4A7C15L; // SplitMix64 of the put number
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    return Math.floorMod(z, records);
+  }
+
+  /**
+   * Key plus value bytes of the records a load leaves: every put's for the hashed and sequential
+   * orders, whose keys are distinct; for a random load each distinct key once. Computed from the
+   * keys alone (a pass over the put numbers for a random load).
+   */
+  public long liveBytes() {
+    long bytes = 0;
+    if (order != KeyOrder.RANDOM) {
+      for (long n = 0; n < records; n++) {
+        bytes += keyName(n, order).length() + valueSize;
+      }
+      return bytes;
+    }
+    java.util.BitSet seen = new java.util.BitSet();
+    for (long n = 0; n < records; n++) {
+      int r = (int) drawn(n); // records ≤ Integer.MAX_VALUE for a random load
+      if (!seen.get(r)) {
+        seen.set(r);
+        bytes += keyName(r, KeyOrder.HASH).length() + valueSize;
+      }
+    }
+    return bytes;
   }
 
   /** The next value: a new array of {@code valueSize} pseudo-random bytes. */

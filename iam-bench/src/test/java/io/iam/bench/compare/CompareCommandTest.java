@@ -102,12 +102,12 @@ class CompareCommandTest {
   @Test
   void thePapersTestsRunIamLoad() throws Exception {
     Path out = tmp.resolve("paper");
-    CliRun run = CliRun.of("compare", "--engines", "rocksdb,iam", "--workloads", "seqload,seqread,overwrite",
+    CliRun run = CliRun.of("compare", "--engines", "rocksdb,iam", "--workloads", "seqload,seqread,randload,overwrite",
         "--records", "400", "--memtable", "64KiB", "--cache", "1MiB", "--out", out.toString(), "--no-progress");
 
     assertEquals(0, run.exitCode(), run.err());
     JsonNode results = JSON.readTree(Files.readString(out.resolve(CompareReport.RESULTS)));
-    assertEquals(6, results.get("runs").size());
+    assertEquals(8, results.get("runs").size());
     for (JsonNode r : results.get("runs")) {
       assertEquals("ok", r.get("status").asText(), r.toString());
       assertTrue(r.get("command").asText().startsWith("iam load --tree " + r.get("engine").asText()
@@ -124,7 +124,15 @@ class CompareCommandTest {
         case "seqread" -> {
           assertEquals(PaperTest.SCANS, load.get("scan").get("ops").asLong());
           assertEquals(load.get("scan").get("entriesPerSecond").asDouble(), f.get("opsPerSecond").asDouble());
-          assertTrue(load.get("scan").get("entries").asLong() > 400, "long scans: " + load.get("scan"));
+          // Full scans from the first key: every scan reads all 400 records.
+          assertEquals(PaperTest.SCANS * 400L, load.get("scan").get("entries").asLong(), load.get("scan").toString());
+          assertEquals("first", load.get("scan").get("distribution").asText());
+        }
+        case "randload" -> {
+          assertEquals("random", load.get("order").asText());
+          assertEquals(load.get("opsPerSecond").asDouble(), f.get("opsPerSecond").asDouble());
+          // Repeated draws overwrite: fewer live bytes than bytes put.
+          assertTrue(load.get("liveBytes").asLong() < load.get("userBytes").asLong(), load.toString());
         }
         case "overwrite" -> {
           assertEquals(400, load.get("overwrite").get("ops").asLong());
@@ -175,7 +183,7 @@ class CompareCommandTest {
         "--engines", "iam,mongodb", "--out", out);
     assertError("iam compare: --engines: 'iam' is given twice\n", "--engines", "iam,rocksdb,iam", "--out", out);
     assertError("iam compare: --workloads: unknown workload 'h'; available: a, b, c, d, e, f, g, load, seqload,"
-        + " seqread, overwrite\n",
+        + " seqread, randload, overwrite\n",
         "--workloads", "a,h", "--out", out);
     assertError("iam compare: --baseline: 'lsa' is not one of --engines (iam, rocksdb)\n",
         "--engines", "iam,rocksdb", "--baseline", "lsa", "--out", out);

@@ -61,16 +61,17 @@ class ComparePlanTest {
   void thePapersTestsAreLoadCommandsWithTheSameBudgets() {
     ComparePlan.Budget b = new ComparePlan.Budget(1000, 800, 20, 2, 65536, 1 << 20, "binomial", 4,
         Map.of("bloom-bits-per-key", "10"));
-    ComparePlan p = new ComparePlan(List.of("iam", "hbase"), List.of("seqload", "seqread", "overwrite"), "iam", b, 1);
+    ComparePlan p = new ComparePlan(List.of("iam", "hbase"), List.of("seqload", "seqread", "randload", "overwrite"), "iam", b, 1);
     List<ComparePlan.Run> runs = p.runs(e -> e.equals("hbase"));
     assertEquals(List.of("load", "--tree", "iam", "--records", "1000", "--memtable", "65536", "--cache", "1048576",
         "--order", "sequential", "-o", "bloom-bits-per-key=10", "--json", "--no-progress"), runs.get(0).args());
     assertEquals(List.of("load", "--tree", "hbase", "--records", "1000", "--memtable", "65536", "--cache", "1048576",
         "--order", "sequential", "-o", "policy=binomial", "-o", "max-components=4", "-o", "bloom-bits-per-key=10",
         "--json", "--no-progress"), runs.get(1).args());
-    assertTrue(String.join(" ", runs.get(2).args()).contains(" --scans 10 --scan-length 1000 --read-distribution"
-        + " uniform "), runs.get(2).args().toString());
-    assertTrue(String.join(" ", runs.get(4).args()).contains(" --overwrites 1000 "), runs.get(4).args().toString());
+    assertTrue(String.join(" ", runs.get(2).args()).contains(" --scans 3 --scan-length 1000 --read-distribution"
+        + " first "), runs.get(2).args().toString());
+    assertTrue(String.join(" ", runs.get(4).args()).contains(" --order random "), runs.get(4).args().toString());
+    assertTrue(String.join(" ", runs.get(6).args()).contains(" --overwrites 1000 "), runs.get(6).args().toString());
   }
 
   @Test

@@ -88,7 +88,9 @@ class KeyDistributionTest {
     assertEquals(KeyDistribution.UNIFORM, KeyDistribution.parse("uniform"));
     assertEquals("zipfian", KeyDistribution.ZIPFIAN.cliName());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KeyDistribution.parse("pareto"));
-    assertEquals("'pareto' is not one of: uniform, zipfian", e.getMessage());
+    assertEquals("'pareto' is not one of: uniform, zipfian, first", e.getMessage());
+    assertEquals(KeyDistribution.FIRST, KeyDistribution.parse("first"));
+    assertTrue(KeyDistribution.FIRST.fromFirstKey() && !KeyDistribution.UNIFORM.fromFirstKey());
     assertThrows(IllegalArgumentException.class, () -> new ScrambledZipfian(0, new SplittableRandom(1)));
   }
 

@@ -334,6 +334,34 @@ class LoadCommandTest {
   }
 
   @Test
+  void randomLoadOverwritesRepeatsAndFullScansReadEveryLiveRecord() throws Exception {
+    for (String tree : List.of("iam", "rocksdb")) {
+      CliRun run = CliRun.of("load", "--tree", tree, "--order", "random", "--records", "3000", "--memtable", "64KiB",
+          "--reads", "500", "--read-distribution", "uniform", "--json", "--no-progress");
+      JsonNode r = succeeded(run);
+      assertEquals("random", r.get("order").asText());
+      assertEquals(500, r.get("read").get("found").asLong(), "every read of a put's key finds it");
+      LoadWorkload w = new LoadWorkload(3000, r.get("valueSize").asInt(), KeyOrder.RANDOM, 42);
+      assertEquals(w.liveBytes(), r.get("liveBytes").asLong());
+      Set<String> distinctKeys = new HashSet<>();
+      for (long n = 0; n < 3000; n++) {
+        distinctKeys.add(new String(w.key(n), java.nio.charset.StandardCharsets.US_ASCII));
+      }
+      assertTrue(distinctKeys.size() < 3000 && distinctKeys.size() > 1800, "about 1 - 1/e of 3000 are distinct: "
+          + distinctKeys.size());
+      assertTrue(r.get("liveBytes").asLong() < r.get("userBytes").asLong(), "repeats overwrite: " + run.out());
+
+      CliRun full = CliRun.of("load", "--tree", tree, "--order", "random", "--records", "3000", "--memtable",
+          "64KiB", "--scans", "2", "--scan-length", "3000", "--read-distribution", "first", "--json",
+          "--no-progress");
+      JsonNode f = succeeded(full);
+      assertEquals(2L * distinctKeys.size(), f.get("scan").get("entries").asLong(),
+          "each full scan reads every distinct record once: " + f.get("scan"));
+      assertEquals("first", f.get("scan").get("distribution").asText());
+    }
+  }
+
+  @Test
   void badOptionsAreUsageErrors() {
     assertUsage(CliRun.of("load", "--records", "10"), "--tree");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--records", "0"), "--records 0 is out of range");
@@ -349,7 +377,9 @@ class LoadCommandTest {
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--read-distribution", "pareto"),
         "--read-distribution");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--read-distribution", "pareto"),
-        "'pareto' is not one of: uniform, zipfian");
+        "'pareto' is not one of: uniform, zipfian, first");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--reads", "10", "--read-distribution", "first"),
+        "iam load: --read-distribution first applies to --scans only");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--reads", "many"), "--reads");
     // The engine checks its own bounds and names its option.
     assertUsage(CliRun.of("load", "--tree", "leveled", "--memtable", "1KiB", "--records", "10"),

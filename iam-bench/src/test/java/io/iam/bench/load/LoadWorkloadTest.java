@@ -126,4 +126,34 @@ class LoadWorkloadTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KeyOrder.parse("zipf"));
     assertTrue(e.getMessage().contains("hash, sequential"), e.getMessage());
   }
+
+  @Test
+  void randomOrderDrawsRecordsWithRepeatsAndCountsEachLiveKeyOnce() {
+    int n = 20_000;
+    LoadWorkload w = new LoadWorkload(n, 100, KeyOrder.RANDOM, 7);
+    LoadWorkload again = new LoadWorkload(n, 100, KeyOrder.RANDOM, 7);
+    LoadWorkload otherSeed = new LoadWorkload(n, 100, KeyOrder.RANDOM, 8);
+    Set<String> hashedKeys = new HashSet<>();
+    for (long r = 0; r < n; r++) {
+      hashedKeys.add(LoadWorkload.keyName(r, KeyOrder.HASH));
+    }
+    Set<String> distinct = new HashSet<>();
+    long live = 0;
+    int differ = 0;
+    for (long i = 0; i < n; i++) {
+      String key = new String(w.key(i), StandardCharsets.US_ASCII);
+      assertEquals(key, new String(again.key(i), StandardCharsets.US_ASCII), "deterministic for a seed");
+      assertTrue(hashedKeys.contains(key), "a hashed key of a record in range: " + key);
+      differ += key.equals(new String(otherSeed.key(i), StandardCharsets.US_ASCII)) ? 0 : 1;
+      if (distinct.add(key)) {
+        live += key.length() + 100;
+      }
+    }
+    assertEquals(live, w.liveBytes(), "each distinct key once, with its value");
+    // n draws from n records leave about 1 - 1/e of them: 12,642 expected.
+    assertTrue(distinct.size() > 12_300 && distinct.size() < 13_000, "distinct keys: " + distinct.size());
+    assertTrue(differ > n * 9 / 10, "another seed draws other records: " + differ);
+    assertThrows(IllegalArgumentException.class,
+        () -> new LoadWorkload(Integer.MAX_VALUE + 1L, 100, KeyOrder.RANDOM, 7));
+  }
 }
