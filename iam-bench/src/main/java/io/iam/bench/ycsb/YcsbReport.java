@@ -24,6 +24,8 @@ final class YcsbReport {
     LoadMetrics m = r.metrics();
     out.println(f("  write amplification  %.2f  (flushes + compactions over %s put in both phases; WAL excluded)",
         m.writeAmplification(), human(m.userBytes())));
+    out.println(f("  written              %s by flushes, %s by compactions (the store's own counters)",
+        human(m.flushBytes()), human(m.compactionBytesWritten())));
     out.println(f("  disk                 %s in %d files", human(m.diskBytes()), m.files()));
     if (r.firstError() != null) {
       out.println("  first error          " + r.firstError());

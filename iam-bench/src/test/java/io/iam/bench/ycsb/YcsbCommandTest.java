@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.iam.bench.cli.CliRun;
+import io.iam.bench.util.Sizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,6 +60,8 @@ class YcsbCommandTest {
     assertEquals(1000, r.get("load").get("operationTypes").get("insert").get("count").asLong());
     assertTrue(run.out().contains("ycsb workload f on iam: 1,000 records, 1,000 operations, 1 client thread"),
         run.out());
+    assertTrue(run.out().contains("  written              " + Sizes.human(r.get("flushBytes").asLong())
+        + " by flushes, " + Sizes.human(r.get("compactionBytesWritten").asLong()) + " by compactions"), run.out());
     assertTrue(Files.isDirectory(dir), "--dir is kept");
   }
 
