@@ -25,7 +25,8 @@ import org.knowm.xchart.XYSeries;
  * ratio every {@code sampleOps} operations, for each tree. Writes a CSV and a PNG.
  *
  * <p>{@code java -cp iam-bench/target/iam.jar io.iam.bench.lsbm.HitRatioOverTime OUT_DIR [records]
- * [ops] [trees]}, e.g. {@code out 200000 400000 leveled,lsbm}.
+ * [ops] [trees]}, e.g. {@code out 200000 400000 leveled,lsbm}; {@code -Diam.hit-ratio.describe=true}
+ * prints each store's statistics (levels, buffer lists, buffer hits) at the end of its run.
  */
 public final class HitRatioOverTime {
 
@@ -72,6 +73,9 @@ public final class HitRatioOverTime {
           hits = h;
           misses = m;
         }
+      }
+      if (Boolean.getBoolean("iam.hit-ratio.describe")) {
+        System.out.println(tree + ":\n" + store.describe());
       }
     }
     return samples;
