@@ -31,6 +31,7 @@ public final class LoadTargets {
     register("iam", IamStoreTarget::open);
     register("lsa", IamStoreTarget::open);
     register("lsm-merge", IamStoreTarget::open);
+    register("lsbm", IamStoreTarget::open); // the leveled tree with LSbM's compaction buffer (docs/lsbm.md)
     BUILT_IN.addAll(TARGETS.keySet());
     for (LoadTargetProvider provider : ServiceLoader.load(LoadTargetProvider.class)) {
       provider.targets().forEach(LoadTargets::register);

@@ -79,6 +79,8 @@ public final class IamStore implements AutoCloseable {
   private final LeveledPicker picker;
   /** The LSA/IAM executor; null for a leveled tree. */
   private final NodeTree nodeTree;
+  /** tree=lsbm: the compaction buffer's engine side; null for the other trees. */
+  private final LsbmBuffer lsbm;
   private final Statistics stats;
   private final ExecutorService background;
   private final ExecutorService flusher;
@@ -174,6 +176,16 @@ public final class IamStore implements AutoCloseable {
     this.mem = new MemTable(cmp);
     this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
         ? new NodeTree(versions, tables, stats, blockCache, cmp, options) : null;
+    this.lsbm = options.get(StoreOptions.TREE) == TreeKind.LSBM
+        ? new LsbmBuffer(versions, tables, blockCache, stats, picker, options, String.valueOf(dir.getFileName()), () -> {
+          mutex.lock();
+          try {
+            deleteObsoleteFilesLocked();
+          } finally {
+            mutex.unlock();
+          }
+        })
+        : null;
   }
 
   /**
@@ -635,10 +647,14 @@ public final class IamStore implements AutoCloseable {
           }
         }
       }
+      boolean buffered = lsbm != null && opts.snapshot() == null; // the buffer answers only for the latest data
       for (int level = 1; level < version.numLevels(); level++) {
         FileMeta f = version.fileFor(level, key);
         if (f != null) {
-          TableCache.Found found = tables.get(f, seek, key);
+          TableCache.Found found = buffered ? lsbm.get(version, level, f, key, seek, sequence) : null;
+          if (found == null) {
+            found = tables.get(f, seek, key);
+          }
           if (found != null) {
             return found.value();
           }
@@ -1038,7 +1054,7 @@ public final class IamStore implements AutoCloseable {
         for (FileMeta f : pick.inputs()) {
           edit.add(pick.outputLevel(), f);
         }
-        versions.logAndApply(edit);
+        installCompaction(edit, pick, 0);
         stats.trivialMoves.increment();
         stats.moved(pick.outputLevel(), pick.inputBytes());
       } else {
@@ -1047,7 +1063,7 @@ public final class IamStore implements AutoCloseable {
         for (FileMeta f : written) {
           edit.add(pick.outputLevel(), f);
         }
-        versions.logAndApply(edit);
+        installCompaction(edit, pick, written.stream().mapToLong(FileMeta::fileSize).sum());
         stats.compactions.increment();
         stats.compacted(pick.outputLevel(), pick.inputBytes(), written.stream().mapToLong(FileMeta::fileSize).sum());
       }
@@ -1079,6 +1095,17 @@ public final class IamStore implements AutoCloseable {
       } finally {
         mutex.unlock();
       }
+    }
+  }
+
+  /** Installs a compaction's edit; with tree=lsbm, with its buffered merge (the inputs of C_i kept as B_i+1). */
+  private void installCompaction(VersionEdit edit, CompactionPick pick, long bytesWritten) throws IOException {
+    if (lsbm != null) {
+      edit.bufferChange(lsbm.plan(versions.current(), pick, bytesWritten));
+    }
+    Version installed = versions.logAndApply(edit);
+    if (lsbm != null) {
+      lsbm.installed(installed);
     }
   }
 
@@ -1312,7 +1339,34 @@ public final class IamStore implements AutoCloseable {
 
   /** Bytes of all live table files. */
   public long diskBytes() {
-    return versions.current().allFiles().stream().mapToLong(FileMeta::fileSize).sum();
+    Version v = versions.current();
+    return v.allFiles().stream().mapToLong(FileMeta::fileSize).sum()
+        + v.buffer().allFiles().stream().mapToLong(FileMeta::fileSize).sum();
+  }
+
+  /** tree=lsbm: the compaction buffer lists B_i of the current version (empty for the other trees). */
+  public io.iam.core.tree.lsbm.CompactionBuffer compactionBuffer() {
+    return versions.current().buffer();
+  }
+
+  /**
+   * tree=lsbm: trims the compaction buffer now, as the background trim does every {@code
+   * lsbm-trim-interval-ms}: removes buffer files with too few blocks cached (sparing those
+   * appended since the previous trim). Returns the number of files removed; 0 for other trees.
+   */
+  public int trimCompactionBuffer() throws IOException {
+    ensureOpen();
+    if (lsbm == null) {
+      return 0;
+    }
+    int removed = lsbm.trim();
+    mutex.lock();
+    try {
+      deleteObsoleteFilesLocked();
+    } finally {
+      mutex.unlock();
+    }
+    return removed;
   }
 
   public BlockCache blockCache() {
@@ -1398,6 +1452,9 @@ public final class IamStore implements AutoCloseable {
     }
     if (nodeTree != null) {
       nodeTree.close();
+    }
+    if (lsbm != null) {
+      lsbm.close();
     }
     try {
       if (wal != null) {

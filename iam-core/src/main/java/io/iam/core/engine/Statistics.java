@@ -41,6 +41,16 @@ public final class Statistics {
   final LongAdder nodeMoves = new LongAdder();
   final LongAdder nodeCombines = new LongAdder();
   final LongAdder levelsAdded = new LongAdder();
+  /** tree=lsbm: point reads that consulted a compaction buffer list, and those it answered. */
+  final LongAdder bufferLookups = new LongAdder();
+  final LongAdder bufferHits = new LongAdder();
+  /** tree=lsbm: files appended to the buffer, merges into a frozen list, files retired by fences, by the pace, by trims; trim runs. */
+  final LongAdder bufferAppends = new LongAdder();
+  final LongAdder bufferFrozenMerges = new LongAdder();
+  final LongAdder bufferRetired = new LongAdder();
+  final LongAdder bufferPaced = new LongAdder();
+  final LongAdder bufferTrimmed = new LongAdder();
+  final LongAdder bufferTrims = new LongAdder();
   /** Node-tree background jobs started while another background job was running. */
   final LongAdder parallelJobs = new LongAdder();
   private final LongAdder[] compactionRead;
@@ -186,6 +196,36 @@ public final class Statistics {
     return slowdownNanos.sum() / 1000;
   }
 
+  /** tree=lsbm: point reads answered by the compaction buffer. */
+  public long bufferHits() {
+    return bufferHits.sum();
+  }
+
+  /** tree=lsbm: buffer files removed by trims (Algorithm 2). */
+  public long bufferTrimmed() {
+    return bufferTrimmed.sum();
+  }
+
+  /** tree=lsbm: buffer files removed at the pace (cap, smallest maximum key first). */
+  public long bufferPaced() {
+    return bufferPaced.sum();
+  }
+
+  /** tree=lsbm: buffer files retired because C_i data over their whole range moved on. */
+  public long bufferRetired() {
+    return bufferRetired.sum();
+  }
+
+  /** tree=lsbm: files appended to the buffer by buffered merges. */
+  public long bufferAppends() {
+    return bufferAppends.sum();
+  }
+
+  /** tree=lsbm: merges into a frozen buffer list (nothing appended). */
+  public long bufferFrozenMerges() {
+    return bufferFrozenMerges.sum();
+  }
+
   /** Every counter by name, for benchmarks and monitoring. */
   public Map<String, Number> asMap() {
     Map<String, Number> m = new LinkedHashMap<>();
@@ -224,6 +264,14 @@ public final class Statistics {
     m.put("node.combines", nodeCombines.sum());
     m.put("node.levels-added", levelsAdded.sum());
     m.put("node.parallel-jobs", parallelJobs.sum());
+    m.put("buffer.lookups", bufferLookups.sum());
+    m.put("buffer.hits", bufferHits.sum());
+    m.put("buffer.appends", bufferAppends.sum());
+    m.put("buffer.frozen-merges", bufferFrozenMerges.sum());
+    m.put("buffer.retired", bufferRetired.sum());
+    m.put("buffer.paced", bufferPaced.sum());
+    m.put("buffer.trimmed", bufferTrimmed.sum());
+    m.put("buffer.trims", bufferTrims.sum());
     m.put("bloom.checked", bloomChecked.sum());
     m.put("bloom.useful", bloomUseful.sum());
     m.put("bloom.false-positive", bloomFalsePositive.sum());

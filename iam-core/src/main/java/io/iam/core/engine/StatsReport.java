@@ -44,6 +44,18 @@ final class StatsReport {
       sb.append(String.format("tree %s, depth %d, %s%n", StoreOptions.TREE.type().format(store.tree()), store.depth(),
           describe(tree.currentMode(), store.depth())));
     }
+    io.iam.core.tree.lsbm.CompactionBuffer buffer = store.compactionBuffer();
+    if (store.tree() == TreeKind.LSBM) {
+      for (int level = 1; level < buffer.numLevels(); level++) {
+        if (!buffer.files(level).isEmpty() || buffer.frozen(level)) {
+          sb.append(String.format("B%-5d %7d %12s%s%n", level, buffer.files(level).size(), human(buffer.bytes(level)),
+              buffer.frozen(level) ? "  frozen" : ""));
+        }
+      }
+      sb.append(String.format("buffer: lookups %d, hits %d, appended %d, frozen merges %d, retired %d, paced %d, trimmed %d in %d trims%n",
+          s.bufferLookups.sum(), s.bufferHits(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
+          s.bufferPaced(), s.bufferTrimmed(), s.bufferTrims.sum()));
+    }
     sb.append(String.format("user %s, log %s, write-amp %.2f (with log %.2f)%n",
         human(s.userBytes()), human(s.walBytes()), s.writeAmplification(), s.writeAmplificationWithWal()));
     sb.append(String.format("flushes %d, compactions %d (+%d moves), failures %d/%d, stall %.1f ms, slowdown %.1f ms%n",
@@ -85,6 +97,14 @@ final class StatsReport {
         m.put("level." + level + ".mean-sequences", l.isEmpty() ? 0.0 : l.stream().mapToInt(NodeMeta::sequences).average().orElse(0));
         m.put("level." + level + ".max-sequences", l.stream().mapToInt(NodeMeta::sequences).max().orElse(0));
       }
+    }
+    io.iam.core.tree.lsbm.CompactionBuffer buffer = store.compactionBuffer();
+    for (int level = 1; level < buffer.numLevels() && store.tree() == TreeKind.LSBM; level++) {
+      List<Long> numbers = buffer.files(level).stream().map(b -> b.fileNumber()).toList();
+      m.put("buffer." + level + ".files", numbers.size());
+      m.put("buffer." + level + ".bytes", buffer.bytes(level));
+      m.put("buffer." + level + ".cached-blocks", numbers.stream().mapToLong(store.blockCache()::residentBlocks).sum());
+      m.put("buffer." + level + ".frozen", buffer.frozen(level) ? 1 : 0);
     }
     m.put("disk.bytes", store.diskBytes());
     m.put("block-cache.hits", store.blockCache().hits());

@@ -18,8 +18,8 @@ public final class StoreOptions {
 
   public static final Option<TreeKind> TREE =
       Option.builder("tree", OptionType.enumOf(TreeKind.class))
-          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.LSM_MERGE)
-          .doc("the tree the store keeps its files in: leveled, iam, lsa or lsm-merge; fixed when the store is created").build();
+          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.LSBM)
+          .doc("the tree the store keeps its files in: leveled, iam, lsa, lsm-merge or lsbm; fixed when the store is created").build();
 
   public static final Option<Integer> FANOUT =
       Option.builder("fanout", OptionType.INT)
@@ -45,6 +45,26 @@ public final class StoreOptions {
       Option.builder("append-caching", OptionType.enumOf(AppendCaching.class))
           .defaultValue(AppendCaching.ON_WRITE).bounds(AppendCaching.ON_READ, AppendCaching.ON_WRITE)
           .doc("tree=iam: appended sequences enter the block cache when read (on-read) or as they are written (on-write)").build();
+
+  public static final Option<Integer> LSBM_TRIM_INTERVAL_MS =
+      Option.builder("lsbm-trim-interval-ms", OptionType.INT)
+          .defaultValue(1000).bounds(0, 3_600_000)
+          .doc("tree=lsbm: milliseconds between trims of the compaction buffer (Algorithm 2); 0: no background trim").build();
+
+  public static final Option<Double> LSBM_TRIM_THRESHOLD =
+      Option.builder("lsbm-trim-threshold", OptionType.DOUBLE)
+          .defaultValue(0.5).bounds(0.0, 1.0)
+          .doc("tree=lsbm: a trim removes a buffer file with less than this fraction of its blocks cached; 0 keeps every file").build();
+
+  public static final Option<Double> LSBM_BUFFER_FRACTION =
+      Option.builder("lsbm-buffer-fraction", OptionType.DOUBLE)
+          .defaultValue(1.0).bounds(0.0, 10.0)
+          .doc("tree=lsbm: B_i holds at most this fraction of C_i's budget; beyond it files with the smallest maximum key go first").build();
+
+  public static final Option<Double> LSBM_FREEZE_SHRINK =
+      Option.builder("lsbm-freeze-shrink", OptionType.DOUBLE)
+          .defaultValue(0.1).bounds(0.0, 1.0)
+          .doc("tree=lsbm: a merge into C_i+1 that writes under (1 - this) of the bytes it read found repeated data and freezes B_i+1 until C_i+1 turns over; 1 never freezes").build();
 
   public static final Option<Long> MEMTABLE_SIZE =
       Option.builder("memtable-size", OptionType.SIZE)
@@ -135,7 +155,8 @@ public final class StoreOptions {
   public static final OptionTable TABLE =
       OptionTable.of(
           "store",
-          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
+          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING,
+              LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),

@@ -40,7 +40,8 @@ import java.util.function.LongSupplier;
 final class TableCache implements Closeable {
 
   /** A version found by a lookup; {@code value} is null for a tombstone. */
-  record Found(byte[] value) {}
+  /** A version found: its value (null for a deletion) and sequence number. */
+  record Found(byte[] value, long sequence) {}
 
   private static final long RATE_CHUNK = 64 << 10;
 
@@ -116,13 +117,34 @@ final class TableCache implements Closeable {
       Entry e = s.seek(seekKey);
       byte[] k = e == null ? null : e.key();
       if (k != null && user.compare(k, 0, InternalKey.userKeyLength(k.length), userKey, 0, userKey.length) == 0) {
-        return new Found(InternalKey.type(k) == ValueType.PUT ? e.value() : null);
+        return new Found(InternalKey.type(k) == ValueType.PUT ? e.value() : null, InternalKey.sequence(k));
       }
       if (!hasUserKey(s, userKey)) {
         stats.bloomFalsePositive.increment();
       }
     }
     return null;
+  }
+
+  /** Whether some sequence's Bloom filter of a file lets {@code userKey} through (no block read). */
+  boolean mayContain(FileMeta f, byte[] userKey) throws IOException {
+    MSTableReader r = reader(f);
+    for (int i = f.sequenceCount() - 1; i >= 0; i--) {
+      if (r.sequence(i).mayContain(userKey)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Blocks of a file over all its committed sequences (for the trim's cached fraction). */
+  long blockCount(FileMeta f) throws IOException {
+    MSTableReader r = reader(f);
+    long n = 0;
+    for (int i = 0; i < f.sequenceCount(); i++) {
+      n += r.sequence(i).blockCount();
+    }
+    return n;
   }
 
   /** Whether the sequence holds any version of {@code userKey} (for false-positive counting). */

@@ -12,10 +12,15 @@ public enum TreeKind {
   /** The LSA-tree (§4): the same node tree appending everywhere; only full leaves are merged. */
   LSA,
   /** The same node tree merging everywhere: a leveled LSM built from nodes, for comparison. */
-  LSM_MERGE;
+  LSM_MERGE,
+  /**
+   * The LSbM-tree (ACM TOS 2018): the leveled tree plus a compaction buffer: files merged out of
+   * C_i are kept as B_{i+1} so that hot reads keep hitting their cached blocks (docs/lsbm.md).
+   */
+  LSBM;
 
   /** Whether this tree is built from nodes (LSA/IAM/LSM-merge) rather than leveled files. */
   public boolean nodeTree() {
-    return this != LEVELED;
+    return this != LEVELED && this != LSBM;
   }
 }

@@ -3,6 +3,8 @@ package io.iam.core.tree;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
+import io.iam.core.tree.lsbm.BufferFile;
+import io.iam.core.tree.lsbm.CompactionBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,14 +26,18 @@ public final class Version {
   private final List<List<NodeMeta>> nodes;
   /** On-disk levels of a node tree, 0 for a leveled tree. */
   private final int depth;
+  /** tree=lsbm: the compaction buffer lists B_i that go with these levels (empty otherwise). */
+  private final CompactionBuffer buffer;
   private final AtomicInteger refs = new AtomicInteger();
 
   Version(InternalKeyComparator cmp, List<List<FileMeta>> levels) {
-    this(cmp, levels, emptyNodes(levels.size()), 0);
+    this(cmp, levels, emptyNodes(levels.size()), 0, CompactionBuffer.empty(cmp.userComparator(), levels.size()));
   }
 
-  private Version(InternalKeyComparator cmp, List<List<FileMeta>> levels, List<List<NodeMeta>> nodes, int depth) {
+  private Version(InternalKeyComparator cmp, List<List<FileMeta>> levels, List<List<NodeMeta>> nodes, int depth,
+      CompactionBuffer buffer) {
     this.cmp = cmp;
+    this.buffer = buffer;
     this.nodes = List.copyOf(nodes);
     this.depth = depth;
     List<List<FileMeta>> copy = new ArrayList<>();
@@ -225,7 +231,7 @@ public final class Version {
       outNodes.add(list);
       outFiles.add(files);
     }
-    return new Version(cmp, outFiles, outNodes, newDepth);
+    return new Version(cmp, outFiles, outNodes, newDepth, buffer);
   }
 
   private Version applyFiles(VersionEdit edit) {
@@ -261,7 +267,37 @@ public final class Version {
       }
       out.add(files);
     }
-    return new Version(cmp, out);
+    return new Version(cmp, out, emptyNodes(out.size()), 0, applyBuffer(edit));
+  }
+
+  /** The buffer after the edit's buffer change (tree=lsbm), recording in the edit what it did. */
+  private CompactionBuffer applyBuffer(VersionEdit edit) {
+    if (edit.bufferChange() == null) {
+      return buffer;
+    }
+    CompactionBuffer next = buffer.apply(edit.bufferChange());
+    edit.recordBuffer(bufferDiff(next, buffer), bufferDiff(buffer, next));
+    return next;
+  }
+
+  /** The files of {@code a}'s lists that {@code b}'s lists lack. */
+  private static List<VersionEdit.BufferRecord> bufferDiff(CompactionBuffer a, CompactionBuffer b) {
+    List<VersionEdit.BufferRecord> out = new ArrayList<>();
+    for (int level = 0; level < a.numLevels(); level++) {
+      java.util.Set<Long> there = new java.util.HashSet<>();
+      b.files(level).forEach(f -> there.add(f.fileNumber()));
+      for (BufferFile f : a.files(level)) {
+        if (!there.contains(f.fileNumber())) {
+          out.add(new VersionEdit.BufferRecord(level, f.fileNumber()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** tree=lsbm: the compaction buffer lists of this version (empty for the other trees). */
+  public CompactionBuffer buffer() {
+    return buffer;
   }
 
   public void ref() {

@@ -24,6 +24,9 @@ public final class VersionEdit {
   /** A node removed from a level. */
   public record NodeRemoval(int level, long id) {}
 
+  /** tree=lsbm: a file entering or leaving compaction buffer list B_level. */
+  public record BufferRecord(int level, long fileNumber) {}
+
   private static final int TAG_COMPARATOR = 1;
   private static final int TAG_LOG_NUMBER = 2;
   private static final int TAG_NEXT_FILE = 3;
@@ -35,6 +38,10 @@ public final class VersionEdit {
   private static final int TAG_PUT_NODE = 9;
   private static final int TAG_REMOVE_NODE = 10;
   private static final int TAG_FLUSHED_SEQUENCE = 11;
+  /** tree=lsbm: a file entered compaction buffer list B_level (recorded; recovery drops the buffer). */
+  private static final int TAG_BUFFER_ADD = 12;
+  /** tree=lsbm: a file left B_level. */
+  private static final int TAG_BUFFER_REMOVE = 13;
 
   private String comparatorName;
   private Long logNumber;
@@ -47,6 +54,11 @@ public final class VersionEdit {
   private Long flushedSequence;
   private final List<NodeRemoval> removedNodes = new ArrayList<>();
   private final List<LevelNode> putNodes = new ArrayList<>();
+  /** tree=lsbm: the buffer change to apply with this edit (in memory only). */
+  private io.iam.core.tree.lsbm.BufferChange bufferChange;
+  /** tree=lsbm: files that entered / left a buffer list, as recorded in the manifest. */
+  private final List<BufferRecord> bufferAdded = new ArrayList<>();
+  private final List<BufferRecord> bufferRemoved = new ArrayList<>();
 
   public VersionEdit comparator(String name) {
     this.comparatorName = name;
@@ -102,6 +114,38 @@ public final class VersionEdit {
 
   public Long flushedSequence() {
     return flushedSequence;
+  }
+
+  /**
+   * tree=lsbm: the compaction-buffer change installed with this edit. The version applying the
+   * edit records which files entered and left the buffer ({@link #bufferAdded()}, {@link
+   * #bufferRemoved()}); those go to the manifest.
+   */
+  public VersionEdit bufferChange(io.iam.core.tree.lsbm.BufferChange change) {
+    this.bufferChange = change;
+    return this;
+  }
+
+  public io.iam.core.tree.lsbm.BufferChange bufferChange() {
+    return bufferChange;
+  }
+
+  /** Files that entered a buffer list with this edit (level, number). */
+  public List<BufferRecord> bufferAdded() {
+    return List.copyOf(bufferAdded);
+  }
+
+  /** Files that left a buffer list with this edit (level, number). */
+  public List<BufferRecord> bufferRemoved() {
+    return List.copyOf(bufferRemoved);
+  }
+
+  /** Called by {@link Version#apply} with what the buffer change did. */
+  void recordBuffer(List<BufferRecord> added, List<BufferRecord> removed) {
+    bufferAdded.clear();
+    bufferAdded.addAll(added);
+    bufferRemoved.clear();
+    bufferRemoved.addAll(removed);
   }
 
   /** Places {@code node} on {@code level}, replacing the node with its id there, if any. */
@@ -203,6 +247,12 @@ public final class VersionEdit {
         encodeFile(out, n.file());
       }
     }
+    for (BufferRecord b : bufferAdded) {
+      out.varint(TAG_BUFFER_ADD).varint(b.level()).varint(b.fileNumber());
+    }
+    for (BufferRecord b : bufferRemoved) {
+      out.varint(TAG_BUFFER_REMOVE).varint(b.level()).varint(b.fileNumber());
+    }
     return out.toByteArray();
   }
 
@@ -242,6 +292,8 @@ public final class VersionEdit {
           }
           e.putNode(level, new NodeMeta(id, lo, hi, hasFile == 1 ? decodeFile(record, pos, limit) : null));
         }
+        case TAG_BUFFER_ADD -> e.bufferAdded.add(new BufferRecord((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit)));
+        case TAG_BUFFER_REMOVE -> e.bufferRemoved.add(new BufferRecord((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit)));
         default -> throw new IllegalArgumentException("unknown version edit tag " + tag);
       }
     }
@@ -297,6 +349,7 @@ public final class VersionEdit {
   public String toString() {
     return "edit{log=" + logNumber + " next=" + nextFileNumber + " last=" + lastSequence
         + " -" + removed + " +" + added.stream().map(a -> "L" + a.level() + a.file()).toList()
-        + (touchesNodes() ? " depth=" + depth + " -" + removedNodes + " +" + putNodes : "") + "}";
+        + (touchesNodes() ? " depth=" + depth + " -" + removedNodes + " +" + putNodes : "")
+        + (bufferAdded.isEmpty() && bufferRemoved.isEmpty() ? "" : " buffer -" + bufferRemoved + " +" + bufferAdded) + "}";
   }
 }

@@ -359,11 +359,13 @@ public final class VersionSet implements Closeable {
       Version v = it.next();
       if (v.pinned()) {
         v.allFiles().forEach(f -> live.add(f.fileNumber()));
+        v.buffer().allFiles().forEach(f -> live.add(f.fileNumber()));
       } else {
         it.remove();
       }
     }
     current.allFiles().forEach(f -> live.add(f.fileNumber()));
+    current.buffer().allFiles().forEach(f -> live.add(f.fileNumber()));
     return live;
   }
 

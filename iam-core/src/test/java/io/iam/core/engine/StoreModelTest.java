@@ -38,7 +38,12 @@ class StoreModelTest {
   }
 
   /** Every tree the engine has; each model, crash, corruption and fault test runs on each. */
-  static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge");
+  static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge", "lsbm");
+
+  /** The trees built from leveled files (no nodes): leveled and its LSbM mode. */
+  static boolean leveledFiles(String tree) {
+    return tree.equals("leveled") || tree.equals("lsbm");
+  }
 
   /** {@code @MethodSource} of every tree, for the other engine tests: {@link #trees()}. */
   static final String ALL_TREES = "io.iam.core.engine.StoreModelTest#trees";
@@ -57,7 +62,7 @@ class StoreModelTest {
   }
 
   static Stream<String> nodeTrees() {
-    return TREES.stream().filter(t -> !t.equals("leveled"));
+    return TREES.stream().filter(t -> !leveledFiles(t));
   }
 
   static Stream<String> appendingTrees() {
@@ -144,19 +149,7 @@ class StoreModelTest {
             assertArrayEquals(expected, actual, at + ": get " + str(k));
           }
         } else if (op < 80) {
-          WriteBatch batch = new WriteBatch();
-          int n = 1 + random.nextInt(20);
-          for (int i = 0; i < n; i++) {
-            byte[] k = key(random);
-            if (random.nextInt(4) == 0) {
-              batch.delete(k);
-              model.remove(k);
-            } else {
-              byte[] v = value(random);
-              batch.put(k, v);
-              model.put(k, v);
-            }
-          }
+          WriteBatch batch = randomBatch(random, 1 + random.nextInt(20), 4, () -> key(random), () -> value(random), model);
           store.write(batch, random.nextInt(10) == 0 ? WriteOptions.SYNC : WriteOptions.DEFAULT);
         } else if (op < 85) {
           scan(store, ReadOptions.DEFAULT, model, random, at);
@@ -195,7 +188,7 @@ class StoreModelTest {
       }
       store.flushAndSettle();
       fullCheck(store, model, "seed " + seed + " at the end");
-      if (!tree.equals("leveled")) {
+      if (!leveledFiles(tree)) {
         Map<String, Number> p = store.properties();
         System.out.println("tree=" + tree + " seed " + seed + ":\n" + store.describe() + p);
         assertTrue(store.depth() >= 2, "the node tree grew levels: " + store.depth());
@@ -212,7 +205,8 @@ class StoreModelTest {
     }
   }
 
-  private static void scan(IamStore store, ReadOptions opts, TreeMap<byte[], byte[]> model, SplittableRandom random, String at)
+  /** A scan from a random key (of the first 3000) checked against the model; also used by LsbmModelTest. */
+  static void scan(IamStore store, ReadOptions opts, TreeMap<byte[], byte[]> model, SplittableRandom random, String at)
       throws java.io.IOException {
     byte[] from = key(random);
     int limit = 1 + random.nextInt(30);
@@ -229,6 +223,33 @@ class StoreModelTest {
       if (!expected.hasNext()) {
         assertTrue(!it.valid(), at + ": scan from " + str(from) + " returned extra key");
       }
+    }
+  }
+
+  /** A batch of {@code n} random writes, one in {@code deleteOneIn} a delete, also applied to {@code model}. */
+  static WriteBatch randomBatch(SplittableRandom random, int n, int deleteOneIn, java.util.function.Supplier<byte[]> keys,
+      java.util.function.Supplier<byte[]> values, TreeMap<byte[], byte[]> model) {
+    WriteBatch batch = new WriteBatch();
+    for (int i = 0; i < n; i++) {
+      byte[] k = keys.get();
+      if (random.nextInt(deleteOneIn) == 0) {
+        batch.delete(k);
+        model.remove(k);
+      } else {
+        byte[] v = values.get();
+        batch.put(k, v);
+        model.put(k, v);
+      }
+    }
+    return batch;
+  }
+
+  /** Asserts that a read returned {@code expected} (null: absent). */
+  static void assertValue(byte[] expected, byte[] actual, String message) {
+    if (expected == null) {
+      assertNull(actual, message);
+    } else {
+      assertArrayEquals(expected, actual, message);
     }
   }
 

@@ -1,0 +1,31 @@
+package io.iam.bench.lsbm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny run of the hit-ratio-over-time benchmark: samples per tree, a CSV and a PNG. */
+class LsbmHitRatioOverTimeTest {
+
+  @Test
+  void samplesEachTreeAndWritesTheChart(@TempDir Path dir) throws Exception {
+    HitRatioOverTime.Params p = new HitRatioOverTime.Params(4000, 200, 8000, 1000, 0.05, 0.5, "256KiB", "64KiB", "256KiB");
+    Map<String, List<HitRatioOverTime.Sample>> byTree = new LinkedHashMap<>();
+    for (String tree : List.of("leveled", "lsbm")) {
+      List<HitRatioOverTime.Sample> samples = HitRatioOverTime.run(tree, dir.resolve(tree), p);
+      assertEquals(8, samples.size(), tree);
+      assertTrue(samples.stream().allMatch(s -> s.hitRatio() >= 0 && s.hitRatio() <= 1), samples.toString());
+      byTree.put(tree, samples);
+    }
+    HitRatioOverTime.write(dir.resolve("out"), byTree);
+    assertTrue(Files.size(dir.resolve("out/hit-ratio.png")) > 0);
+    assertEquals(1 + 16, Files.readAllLines(dir.resolve("out/hit-ratio.csv")).size());
+  }
+}

@@ -1,0 +1,165 @@
+package io.iam.core.engine;
+
+import io.iam.core.cache.BlockCache;
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.CompactionPick;
+import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.LeveledPicker;
+import io.iam.core.tree.Version;
+import io.iam.core.tree.VersionEdit;
+import io.iam.core.tree.VersionSet;
+import io.iam.core.tree.lsbm.BufferChange;
+import io.iam.core.tree.lsbm.BufferFile;
+import io.iam.core.tree.lsbm.BufferedMerge;
+import io.iam.core.tree.lsbm.CompactionBuffer;
+import io.iam.core.tree.lsbm.LsbmConfig;
+import io.iam.core.tree.lsbm.TrimPlanner;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * tree=lsbm, the engine side of the compaction buffer (docs/lsbm.md): it attaches a buffer change
+ * to each leveled compaction's edit, answers point reads through the buffer, and runs the trim on
+ * its own thread every {@code lsbm-trim-interval-ms}. What to do is decided in {@link
+ * io.iam.core.tree.lsbm}; this class only gathers the inputs (residency counts, block counts) and
+ * does the reads and manifest writes.
+ */
+final class LsbmBuffer implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(LsbmBuffer.class.getName());
+
+  private final VersionSet versions;
+  private final TableCache tables;
+  private final BlockCache cache;
+  private final Statistics stats;
+  private final LsbmConfig config;
+  private final ScheduledExecutorService trimmer;
+  /** The buffer's epoch at the previous trim: files appended since are spared once. Guarded by this. */
+  private long lastTrimEpoch;
+
+  /** @param afterTrim called after a trim removed files (the store schedules their deletion) */
+  LsbmBuffer(VersionSet versions, TableCache tables, BlockCache cache, Statistics stats, LeveledPicker picker,
+      OptionValues options, String name, Runnable afterTrim) {
+    this.versions = versions;
+    this.tables = tables;
+    this.cache = cache;
+    this.stats = stats;
+    long[] targets = new long[options.get(StoreOptions.MAX_LEVELS)];
+    for (int level = 1; level < targets.length; level++) {
+      targets[level] = picker.maxBytes(level);
+    }
+    this.config = new LsbmConfig(targets, options.get(StoreOptions.LSBM_BUFFER_FRACTION),
+        options.get(StoreOptions.LSBM_FREEZE_SHRINK), options.get(StoreOptions.LSBM_TRIM_THRESHOLD));
+    int interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
+    if (interval == 0) {
+      this.trimmer = null;
+    } else {
+      this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "iam-lsbm-trim-" + name);
+        t.setDaemon(true);
+        return t;
+      });
+      trimmer.scheduleWithFixedDelay(() -> {
+        try {
+          if (trim() > 0) {
+            afterTrim.run();
+          }
+        } catch (IOException | RuntimeException e) {
+          LOG.log(Level.WARNING, "compaction buffer trim failed; will retry: " + e.getMessage(), e);
+        }
+      }, interval, interval, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The buffer change of a compaction about to be installed, planned on {@code before}. */
+  BufferChange plan(Version before, CompactionPick pick, long bytesWritten) {
+    boolean merged = !pick.trivialMove();
+    return BufferedMerge.plan(pick.level(), before.files(pick.level()), pick.inputs(), merged,
+        merged ? pick.inputBytes() : 0, bytesWritten, config);
+  }
+
+  /** Counts what the edit that produced {@code installed} did to the buffer. */
+  void installed(Version installed) {
+    CompactionBuffer.Outcome o = installed.buffer().outcome();
+    stats.bufferAppends.add(o.appended());
+    stats.bufferFrozenMerges.add(o.frozenMerges());
+    stats.bufferRetired.add(o.retired());
+    stats.bufferPaced.add(o.paced());
+    stats.bufferTrimmed.add(o.trimmed());
+  }
+
+  /**
+   * The paper's Algorithm 3 at one level i ≥ 1, for a read of the latest data: if C_i's file
+   * {@code f} may hold the key (its Bloom filters, no block read), the usable files of B_i that
+   * cover it are searched and the newest version among them returned; null if the buffer cannot
+   * answer and {@code f} must be read.
+   */
+  TableCache.Found get(Version v, int level, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
+    List<BufferFile> candidates = v.buffer().candidates(level, key);
+    if (candidates.isEmpty() || !tables.mayContain(f, key)) {
+      return null;
+    }
+    stats.bufferLookups.increment();
+    TableCache.Found best = null;
+    for (BufferFile b : candidates) {
+      TableCache.Found found = tables.get(b.file(), seek, key);
+      if (found != null && (best == null || found.sequence() > best.sequence())) {
+        best = found;
+      }
+    }
+    if (best == null || best.sequence() > sequence) {
+      return null;
+    }
+    stats.bufferHits.increment();
+    return best;
+  }
+
+  /**
+   * One trim (Algorithm 2): removes the buffer files whose cached fraction of blocks is under
+   * {@code lsbm-trim-threshold}, sparing those appended since the previous trim. Returns the
+   * number removed.
+   */
+  synchronized int trim() throws IOException {
+    Version v = versions.pinCurrent();
+    try {
+      CompactionBuffer buffer = v.buffer();
+      Map<Long, TrimPlanner.Residency> residency = new HashMap<>();
+      for (FileMeta f : buffer.allFiles()) {
+        residency.put(f.fileNumber(), new TrimPlanner.Residency(cache.residentBlocks(f.fileNumber()), tables.blockCount(f)));
+      }
+      List<BufferChange.Removal> removals = TrimPlanner.plan(buffer, residency, lastTrimEpoch, config.trimThreshold());
+      lastTrimEpoch = buffer.epoch();
+      stats.bufferTrims.increment();
+      if (removals.isEmpty()) {
+        return 0;
+      }
+      Version next = versions.logAndApply(new VersionEdit().bufferChange(BufferChange.removing(removals, config)));
+      installed(next);
+      return next.buffer().outcome().trimmed();
+    } finally {
+      v.unref();
+    }
+  }
+
+  /** Stops the trim thread; called before the manifest closes. */
+  @Override
+  public void close() {
+    if (trimmer == null) {
+      return;
+    }
+    trimmer.shutdown();
+    try {
+      if (!trimmer.awaitTermination(60, TimeUnit.SECONDS)) {
+        LOG.log(Level.WARNING, "compaction buffer trim did not stop within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,255 @@
+package io.iam.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.option.OptionValues;
+import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.StoreFiles;
+import io.iam.core.tree.lsbm.BufferFile;
+import io.iam.core.tree.lsbm.CompactionBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * tree=lsbm in the engine: buffered merges keep the merged files, the pace bounds each buffer
+ * list, trims remove cold files and keep hot ones, reads through the buffer stay newest after
+ * updates and deletes of buffered keys, and a restart drops the buffer without touching the data.
+ */
+class LsbmStoreTest {
+
+  static final int KEYS = 6000;
+
+  /** The model tests' small budgets on tree=lsbm, no background trim (tests trim by hand), plus {@code extra}. */
+  static OptionValues options(Map<String, String> extra) {
+    Map<String, String> m = new HashMap<>(Map.of("lsbm-trim-interval-ms", "0"));
+    m.putAll(extra);
+    return StoreModelTest.with(StoreModelTest.smallOptions("lsbm", 1), m);
+  }
+
+  static byte[] k(int i) {
+    return String.format("key%06d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] v(int i, int version) {
+    byte[] b = new byte[100];
+    Arrays.fill(b, (byte) (i * 31 + version));
+    b[0] = (byte) version;
+    return b;
+  }
+
+  /** Puts every key once, in a shuffled order so compactions merge rather than move, then settles. */
+  static TreeMap<byte[], byte[]> load(IamStore store, long seed) throws Exception {
+    TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < KEYS; i++) {
+      order.add(i);
+    }
+    Collections.shuffle(order, new Random(seed));
+    for (int i : order) {
+      store.put(k(i), v(i, 0));
+      model.put(k(i), v(i, 0));
+    }
+    store.flushAndSettle();
+    return model;
+  }
+
+  static void checkAll(IamStore store, TreeMap<byte[], byte[]> model, String at) throws Exception {
+    for (int i = 0; i < KEYS; i++) {
+      StoreModelTest.assertValue(model.get(k(i)), store.get(k(i)), at + ": key " + i);
+    }
+  }
+
+  private static Set<Long> bufferNumbers(IamStore store) {
+    return store.compactionBuffer().allFiles().stream().map(FileMeta::fileNumber).collect(Collectors.toSet());
+  }
+
+  @Test
+  void bufferedMergesKeepTheMergedFiles(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(Map.of()))) {
+      TreeMap<byte[], byte[]> model = load(store, 1);
+      CompactionBuffer buffer = store.compactionBuffer();
+      System.out.println(store.describe());
+      assertFalse(buffer.isEmpty(), "compactions appended their inputs to the buffer: " + buffer);
+      assertTrue(store.statistics().bufferAppends() > 0);
+      Set<Long> inLevels = store.levels().stream().flatMap(List::stream).map(FileMeta::fileNumber).collect(Collectors.toSet());
+      for (FileMeta f : buffer.allFiles()) {
+        assertTrue(Files.exists(StoreFiles.table(dir, f.fileNumber())), "buffer file " + f + " is on disk");
+        assertFalse(inLevels.contains(f.fileNumber()), "buffer file " + f + " left the levels");
+      }
+      checkAll(store, model, "after the load");
+      assertTrue(store.statistics().bufferHits() > 0, "some reads were answered by the buffer");
+      Map<String, Number> p = store.properties();
+      assertTrue(p.get("buffer.hits").longValue() > 0);
+      assertTrue(p.keySet().stream().anyMatch(key -> key.startsWith("buffer.1.")), p.toString());
+      assertTrue(store.diskBytes() > store.levels().stream().flatMap(List::stream).mapToLong(FileMeta::fileSize).sum(),
+          "disk bytes count the buffer");
+      assertTrue(store.verify() > 0);
+    }
+  }
+
+  @Test
+  void updatesAndDeletesOfBufferedKeysAreSeenAtOnce(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(Map.of("lsbm-freeze-shrink", "1")))) {
+      TreeMap<byte[], byte[]> model = load(store, 2);
+      checkAll(store, model, "after the load"); // serves and caches the buffered copies
+      long hits = store.statistics().bufferHits();
+      assertTrue(hits > 0);
+      Random random = new Random(2);
+      for (int round = 1; round <= 6; round++) {
+        // change keys that sit in buffer files now: their buffered copies become stale
+        List<BufferFile> buffered = new ArrayList<>();
+        CompactionBuffer buffer = store.compactionBuffer();
+        for (int level = 1; level < buffer.numLevels(); level++) {
+          buffered.addAll(buffer.files(level));
+        }
+        for (int n = 0; n < 400; n++) {
+          int i = random.nextInt(KEYS);
+          if (!buffered.isEmpty() && n % 2 == 0) {
+            // a key inside a buffer file's range
+            BufferFile b = buffered.get(random.nextInt(buffered.size()));
+            int lo = Integer.parseInt(new String(b.lo(), StandardCharsets.UTF_8).substring(3));
+            int hi = Integer.parseInt(new String(b.hi(), StandardCharsets.UTF_8).substring(3));
+            i = lo + random.nextInt(hi - lo + 1);
+          }
+          if (random.nextInt(3) == 0) {
+            store.delete(k(i));
+            model.remove(k(i));
+          } else {
+            store.put(k(i), v(i, round));
+            model.put(k(i), v(i, round));
+          }
+        }
+        checkAll(store, model, "round " + round + " before flushing");
+        for (int step = 0; step < 3; step++) {
+          for (int n = 0; n < 800; n++) { // new keys push the changed ones down through the levels
+            int i = KEYS + round * 10_000 + step * 1000 + n;
+            store.put(k(i), v(i, round));
+            model.put(k(i), v(i, round));
+          }
+          checkAll(store, model, "round " + round + " step " + step);
+        }
+        store.flushAndSettle();
+        checkAll(store, model, "round " + round + " settled");
+        StoreModelTest.fullCheck(store, model, "round " + round + " scan");
+      }
+      assertTrue(store.statistics().bufferHits() > hits, "reads kept using the buffer");
+    }
+  }
+
+  @Test
+  void thePaceKeepsEachBufferListUnderItsCap(@TempDir Path dir) throws Exception {
+    OptionValues options = options(Map.of("lsbm-buffer-fraction", "0.5", "lsbm-freeze-shrink", "1"));
+    try (IamStore store = IamStore.open(dir, options)) {
+      TreeMap<byte[], byte[]> model = load(store, 3);
+      CompactionBuffer buffer = store.compactionBuffer();
+      long levelBase = options.get(StoreOptions.LEVEL_BASE_SIZE);
+      long ratio = options.get(StoreOptions.LEVEL_SIZE_RATIO);
+      long cap = levelBase / 2;
+      for (int level = 1; level < buffer.numLevels(); level++) {
+        assertTrue(buffer.bytes(level) <= cap, "B" + level + " holds " + buffer.bytes(level) + " > cap " + cap);
+        cap *= ratio;
+      }
+      assertTrue(store.statistics().bufferPaced() + store.statistics().bufferRetired() > 0,
+          "files left the buffer at the pace: " + store.describe());
+      checkAll(store, model, "paced");
+    }
+  }
+
+  @Test
+  void aTrimRemovesColdFilesAfterSparingThemOnce(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(Map.of("lsbm-freeze-shrink", "1")))) {
+      TreeMap<byte[], byte[]> model = load(store, 4);
+      Set<Long> before = bufferNumbers(store);
+      assertFalse(before.isEmpty());
+      assertEquals(0, store.trimCompactionBuffer(), "the first trim spares files appended since the last one");
+      int removed = store.trimCompactionBuffer();
+      assertEquals(before.size(), removed, "nothing was read, every buffer file is cold");
+      assertTrue(store.compactionBuffer().isEmpty());
+      assertEquals(removed, store.statistics().bufferTrimmed());
+      store.flushAndSettle(); // waits for the purge
+      for (long n : before) {
+        assertFalse(Files.exists(StoreFiles.table(dir, n)), "trimmed buffer file " + n + " was deleted");
+      }
+      checkAll(store, model, "after the trim");
+    }
+  }
+
+  @Test
+  void aTrimKeepsFilesWhoseBlocksAreCached(@TempDir Path dir) throws Exception {
+    OptionValues options = options(Map.of("lsbm-freeze-shrink", "1", "block-cache-size", "16MiB", "lsbm-trim-threshold", "0.3"));
+    try (IamStore store = IamStore.open(dir, options)) {
+      TreeMap<byte[], byte[]> model = load(store, 5);
+      for (int i = 0; i < KEYS; i++) { // a second pass merges level 1 into a full level 2: B_2 fills
+        store.put(k(i), v(i, 1));
+        model.put(k(i), v(i, 1));
+      }
+      store.flushAndSettle();
+      store.trimCompactionBuffer(); // spares everything
+      for (int pass = 0; pass < 2; pass++) {
+        checkAll(store, model, "hot pass " + pass); // every buffered key is read: the usable buffer files are cached
+      }
+      store.trimCompactionBuffer();
+      assertFalse(store.compactionBuffer().isEmpty(), "hot buffer files survive the trim: " + store.describe());
+      for (int level = 1; level < store.compactionBuffer().numLevels(); level++) {
+        for (BufferFile b : store.compactionBuffer().files(level)) {
+          assertTrue(store.blockCache().residentBlocks(b.fileNumber()) > 0, "a kept file has cached blocks: " + b);
+        }
+      }
+      checkAll(store, model, "after the trim");
+    }
+  }
+
+  @Test
+  void aRestartDropsTheBufferAndKeepsTheData(@TempDir Path dir) throws Exception {
+    OptionValues options = options(Map.of());
+    TreeMap<byte[], byte[]> model;
+    Set<Long> buffered;
+    try (IamStore store = IamStore.open(dir, options)) {
+      model = load(store, 6);
+      buffered = bufferNumbers(store);
+      assertFalse(buffered.isEmpty());
+    }
+    try (IamStore store = IamStore.open(dir, options)) {
+      assertTrue(store.compactionBuffer().isEmpty(), "the buffer is not recovered (its fences are not persisted)");
+      for (long n : buffered) {
+        assertFalse(Files.exists(StoreFiles.table(dir, n)), "buffer file " + n + " was deleted at open");
+      }
+      checkAll(store, model, "after reopening");
+      StoreModelTest.fullCheck(store, model, "after reopening");
+      assertTrue(store.verify() > 0);
+    }
+  }
+
+  @Test
+  void snapshotReadsBypassTheBuffer(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(Map.of("lsbm-freeze-shrink", "1")))) {
+      TreeMap<byte[], byte[]> model = load(store, 7);
+      try (Snapshot s = store.snapshot()) {
+        for (int i = 0; i < KEYS; i += 2) {
+          store.put(k(i), v(i, 9));
+        }
+        store.flushAndSettle();
+        for (int i = 0; i < KEYS; i++) {
+          assertArrayEquals(model.get(k(i)), store.get(k(i), ReadOptions.at(s)), "snapshot read of key " + i);
+          assertArrayEquals(i % 2 == 0 ? v(i, 9) : v(i, 0), store.get(k(i)), "latest read of key " + i);
+        }
+      }
+    }
+  }
+}
