@@ -32,10 +32,25 @@ public final class HitRatioOverTime {
 
   /** The run's shape. */
   public record Params(int records, int valueBytes, long ops, int sampleOps, double hotFraction, double writeFraction,
-      String cache, String memtable, String levelBase) {
+      String cache, String memtable, String levelBase, boolean inserts) {
 
     public static Params defaults(int records, long ops) {
-      return new Params(records, 256, ops, Math.max(1000, (int) (ops / 100)), 0.02, 0.5, "4MiB", "1MiB", "4MiB");
+      return new Params(records, 256, ops, Math.max(1000, (int) (ops / 100)), 0.02, 0.5, "4MiB", "1MiB", "4MiB",
+          false);
+    }
+
+    /**
+     * The defaults, with system properties over them: {@code iam.hit-ratio.hot} (the hot fraction
+     * of the keys), {@code iam.hit-ratio.cache} (block cache size), {@code iam.hit-ratio.inserts}
+     * ({@code true}: writes insert new keys spread over the key space instead of updating loaded
+     * ones, so merges find no repeated data).
+     */
+    public static Params fromSystemProperties(int records, long ops) {
+      Params d = defaults(records, ops);
+      return new Params(records, d.valueBytes(), ops, d.sampleOps(),
+          Double.parseDouble(System.getProperty("iam.hit-ratio.hot", Double.toString(d.hotFraction()))),
+          d.writeFraction(), System.getProperty("iam.hit-ratio.cache", d.cache()), d.memtable(), d.levelBase(),
+          Boolean.getBoolean("iam.hit-ratio.inserts"));
     }
   }
 
@@ -61,7 +76,8 @@ public final class HitRatioOverTime {
       long misses = store.blockCache().misses();
       for (long op = 1; op <= p.ops(); op++) {
         if (random.nextDouble() < p.writeFraction()) {
-          store.put(key(random.nextInt(p.records())), value(random, p.valueBytes()));
+          byte[] k = p.inserts() ? newKey(random.nextInt(p.records()), op) : key(random.nextInt(p.records()));
+          store.put(k, value(random, p.valueBytes()));
         } else {
           store.get(key(hotStart + random.nextInt(hot)));
         }
@@ -114,7 +130,7 @@ public final class HitRatioOverTime {
     int records = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
     long ops = args.length > 2 ? Long.parseLong(args[2]) : 400_000;
     String[] trees = (args.length > 3 ? args[3] : "leveled,lsbm").split(",");
-    Params p = Params.defaults(records, ops);
+    Params p = Params.fromSystemProperties(records, ops);
     Map<String, List<Sample>> byTree = new LinkedHashMap<>();
     for (String tree : trees) {
       Path dir = Files.createTempDirectory("iam-hit-ratio-" + tree);
@@ -130,6 +146,11 @@ public final class HitRatioOverTime {
 
   private static byte[] key(int i) {
     return String.format("user%09d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A key no load or earlier insert wrote, sorting right after loaded key {@code i}. */
+  private static byte[] newKey(int i, long op) {
+    return String.format("user%09d-%d", i, op).getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] value(SplittableRandom random, int bytes) {

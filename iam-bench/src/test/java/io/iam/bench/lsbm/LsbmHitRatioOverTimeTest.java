@@ -16,7 +16,7 @@ class LsbmHitRatioOverTimeTest {
 
   @Test
   void samplesEachTreeAndWritesTheChart(@TempDir Path dir) throws Exception {
-    HitRatioOverTime.Params p = new HitRatioOverTime.Params(4000, 200, 8000, 1000, 0.05, 0.5, "256KiB", "64KiB", "256KiB");
+    HitRatioOverTime.Params p = new HitRatioOverTime.Params(4000, 200, 8000, 1000, 0.05, 0.5, "256KiB", "64KiB", "256KiB", false);
     Map<String, List<HitRatioOverTime.Sample>> byTree = new LinkedHashMap<>();
     for (String tree : List.of("leveled", "lsbm")) {
       List<HitRatioOverTime.Sample> samples = HitRatioOverTime.run(tree, dir.resolve(tree), p);
