@@ -25,11 +25,6 @@ enum PaperTest {
     List<String> phaseArgs(long records) {
       return List.of("--order", "sequential");
     }
-
-    @Override
-    void figures(JsonNode load, ObjectNode f) {
-      loadFigures(load, f);
-    }
   },
 
   /**
@@ -61,11 +56,6 @@ enum PaperTest {
     List<String> phaseArgs(long records) {
       return List.of("--order", "random");
     }
-
-    @Override
-    void figures(JsonNode load, ObjectNode f) {
-      loadFigures(load, f);
-    }
   },
 
   /**
@@ -88,12 +78,6 @@ enum PaperTest {
       f.set("latencyMicros", latency);
     }
   };
-
-  /** A load's own figures: its throughput, write amplification, space and put latency. */
-  private static void loadFigures(JsonNode load, ObjectNode f) {
-    writes(load, f);
-    f.set("latencyMicros", Json.object().set("insert", load.path("latencyMicros")));
-  }
 
   /** Full scans of {@link #SEQREAD}. */
   static final int SCANS = 3;
@@ -155,7 +139,14 @@ enum PaperTest {
 
   abstract List<String> phaseArgs(long records);
 
-  abstract void figures(JsonNode load, ObjectNode f);
+  /**
+   * Fills {@code f} from the {@code iam load} JSON {@code load}. By default a load's own figures: its
+   * throughput, write amplification, space and put latency (the loads in another order).
+   */
+  void figures(JsonNode load, ObjectNode f) {
+    writes(load, f);
+    f.set("latencyMicros", Json.object().set("insert", load.path("latencyMicros")));
+  }
 
   /** Throughput, write amplification, disk and levels of a write phase's object. */
   private static void writes(JsonNode phase, ObjectNode f) {
