@@ -76,6 +76,8 @@ public final class IamStore implements AutoCloseable {
   private final VersionSet versions;
   private final BlockCache blockCache;
   private final TableCache tables;
+  /** Which files a purge considers, without listing the directory each time. */
+  private final StoreDirectory directory;
   private final LeveledPicker picker;
   /** The LSA/IAM executor; null for a leveled tree. */
   private final NodeTree nodeTree;
@@ -146,6 +148,7 @@ public final class IamStore implements AutoCloseable {
     this.stats = new Statistics(levels);
     this.blockCache = newBlockCache(options);
     this.tables = new TableCache(fs, dir, blockCache, options, cmp, stats);
+    this.directory = new StoreDirectory(fs, dir);
     this.picker = new LeveledPicker(cmp, new LeveledPicker.Config(
         options.get(StoreOptions.L0_COMPACTION_TRIGGER), options.get(StoreOptions.LEVEL_BASE_SIZE),
         options.get(StoreOptions.LEVEL_SIZE_RATIO)));
@@ -384,6 +387,7 @@ public final class IamStore implements AutoCloseable {
   private void openLog(long number) throws IOException {
     Path path = StoreFiles.log(dir, number);
     FsFile file = fs.open(path, Fs.Mode.CREATE_NEW);
+    directory.logMayExist(number);
     fs.syncDirectory(dir);
     if (wal != null) {
       wal.close();
@@ -978,7 +982,7 @@ public final class IamStore implements AutoCloseable {
         return;
       }
       long fileNumber = versions.newFileNumber();
-      pendingOutputs.add(fileNumber);
+      pendingOutput(fileNumber);
       long smallestSnapshot = smallestSnapshot();
       // The oldest log still needed once this memtable is flushed: the next immutable's, or the
       // active memtable's. Taken now; a later switch only adds newer logs.
@@ -1127,11 +1131,17 @@ public final class IamStore implements AutoCloseable {
     mutex.lock();
     try {
       long n = versions.newFileNumber();
-      pendingOutputs.add(n);
+      pendingOutput(n);
       return n;
     } finally {
       mutex.unlock();
     }
+  }
+
+  /** Registers table {@code n} as being written: no purge deletes it, and later ones consider it. */
+  private void pendingOutput(long n) {
+    pendingOutputs.add(n);
+    directory.tablesMayExist(Set.of(n));
   }
 
   /** Whether no level below the output holds keys in the compaction's range. */
@@ -1218,18 +1228,26 @@ public final class IamStore implements AutoCloseable {
       return; // a record that may be on disk could name any of them; wait for a new manifest
     }
     try {
-      for (Path p : fs.list(dir)) {
-        OptionalLong table = StoreFiles.tableNumber(p);
-        OptionalLong log = StoreFiles.logNumber(p);
-        OptionalLong man = StoreFiles.manifestNumber(p);
-        if (table.isPresent() && table.getAsLong() < o.limit() && !o.live().contains(table.getAsLong())) {
-          tables.evict(table.getAsLong());
-          fs.delete(p);
-        } else if (log.isPresent() && log.getAsLong() < o.limit() && log.getAsLong() < o.logNumber()
-            && log.getAsLong() < o.oldestImmLog() && log.getAsLong() != o.memLog()) {
-          fs.delete(p);
-        } else if (man.isPresent() && man.getAsLong() < o.limit() && man.getAsLong() != o.manifest()) {
-          fs.delete(p);
+      directory.tablesMayExist(o.live());
+      directory.manifestMayExist(o.manifest());
+      StoreDirectory.Names names = directory.forPurge();
+      for (long table : names.tables()) {
+        if (table < o.limit() && !o.live().contains(table)) {
+          tables.evict(table);
+          fs.delete(StoreFiles.table(dir, table));
+          directory.forgetTable(table);
+        }
+      }
+      for (long log : names.logs()) {
+        if (log < o.limit() && log < o.logNumber() && log < o.oldestImmLog() && log != o.memLog()) {
+          fs.delete(StoreFiles.log(dir, log));
+          directory.forgetLog(log);
+        }
+      }
+      for (long man : names.manifests()) {
+        if (man < o.limit() && man != o.manifest()) {
+          fs.delete(StoreFiles.manifest(dir, man));
+          directory.forgetManifest(man);
         }
       }
     } catch (IOException e) {

@@ -87,6 +87,21 @@ final class NodeTree {
 
   private record Chosen(Version version, Mode mode) {}
 
+  /**
+   * The shape of the last version {@link #shape} was asked for. Choosing work asks again and again
+   * about the same version (after every job, and while a memtable flush waits), and a shape costs a
+   * sort of every node boundary.
+   */
+  private volatile Shaped shaped;
+
+  /** {@link #appendedStartOrThrow}'s answers by file number. */
+  private final Map<Long, Long> appendedStarts = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** More remembered starts than this (far more than a tree's multi-sequence nodes) start over. */
+  private static final int MAX_REMEMBERED_STARTS = 1 << 16;
+
+  private record Shaped(Version version, RankSpace space, TreeShape shape) {}
+
   NodeTree(VersionSet versions, TableCache tables, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
       OptionValues options) {
     this.versions = versions;
@@ -199,10 +214,28 @@ final class NodeTree {
   /** Where the second-oldest sequence of {@code f} begins, or -1 if its reader cannot open. */
   private long appendedStart(FileMeta f) {
     try {
-      return tables.reader(f).sequence(1).handle().dataStart();
+      return appendedStartOrThrow(f);
     } catch (IOException e) {
       return -1;
     }
+  }
+
+  /**
+   * Where the second-oldest sequence of multi-sequence file {@code f} begins. Appends only add
+   * sequences after it, so the answer for a file number never changes and is remembered: the m/k
+   * choice and the protection ask it for every such node after every job.
+   */
+  private long appendedStartOrThrow(FileMeta f) throws IOException {
+    Long known = appendedStarts.get(f.fileNumber());
+    if (known != null) {
+      return known;
+    }
+    long start = tables.reader(f).sequence(1).handle().dataStart();
+    if (appendedStarts.size() >= MAX_REMEMBERED_STARTS) {
+      appendedStarts.clear(); // files come and go; start over rather than track deletions
+    }
+    appendedStarts.put(f.fileNumber(), start);
+    return start;
   }
 
   // ---------------------------------------------------------------- choosing work (metadata only)
@@ -221,7 +254,7 @@ final class NodeTree {
    * top levels went first, at the price of longer stalls (see docs/iam-tree.md).
    */
   NodeJob pick(Version v, Set<Long> busy, boolean idle) {
-    TreeShape shape = RankSpace.of(v, List.of()).shape(v, fanout, capacity);
+    TreeShape shape = shape(v);
     if (levelDue(shape)) {
       // The leaf level is full: add a level as soon as the jobs running now end, before any other
       // job (§4.2.3 adds it when N_n reaches t^n; leaves flushed into meanwhile would be merged).
@@ -251,6 +284,22 @@ final class NodeTree {
       }
     }
     return null;
+  }
+
+  /** {@code v}'s node tree in the rank space of its node boundaries alone. */
+  private TreeShape shape(Version v) {
+    return shaped(v).shape();
+  }
+
+  private Shaped shaped(Version v) {
+    Shaped memo = shaped;
+    if (memo != null && memo.version() == v) {
+      return memo;
+    }
+    RankSpace space = RankSpace.of(v, List.of());
+    Shaped fresh = new Shaped(v, space, space.shape(v, fanout, capacity));
+    shaped = fresh;
+    return fresh;
   }
 
   /** Whether the leaf level is full (N_n ≥ t^n) and the tree may still grow a level. */
@@ -299,7 +348,7 @@ final class NodeTree {
    * once; what is written where is unchanged.
    */
   NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy) {
-    if (levelDue(RankSpace.of(v, List.of()).shape(v, fanout, capacity))) {
+    if (levelDue(shape(v))) {
       return null; // wait: the level is added once the running jobs end (see pick)
     }
     Set<Long> reserved = new HashSet<>();
@@ -482,7 +531,7 @@ final class NodeTree {
             if (level < md.m()) {
               from.put(f.fileNumber(), 0L);
             } else if (f.sequenceCount() >= 2) {
-              from.put(f.fileNumber(), tables.reader(f).sequence(1).handle().dataStart());
+              from.put(f.fileNumber(), appendedStartOrThrow(f));
             }
           }
         }
@@ -801,8 +850,9 @@ final class NodeTree {
         return;
       }
       NodeMeta emptied = find(v, level, id);
-      RankSpace space = RankSpace.of(v, List.of());
-      TreeShape shape = space.shape(v, fanout, capacity);
+      Shaped shaped = shaped(v);
+      RankSpace space = shaped.space();
+      TreeShape shape = shaped.shape();
       List<Node> changed = FlushPlanner.planShrink(shape, space.node(level, emptied));
       if (changed.isEmpty()) {
         return;

@@ -6,6 +6,7 @@ import io.iam.core.tree.iam.TreeShape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -20,10 +21,17 @@ public final class RankSpace {
 
   private final KeyComparator cmp;
   private final byte[][] keys;
+  /**
+   * The rank of every key array the space was built from, by identity: node boundaries are looked
+   * up again and again (every node of every level, for each plan), and a hash lookup of the very
+   * same array costs far less than a binary search comparing bytes. Other arrays are searched.
+   */
+  private final IdentityHashMap<byte[], Integer> ranksOfInputs;
 
-  private RankSpace(KeyComparator cmp, byte[][] keys) {
+  private RankSpace(KeyComparator cmp, byte[][] keys, IdentityHashMap<byte[], Integer> ranksOfInputs) {
     this.cmp = cmp;
     this.keys = keys;
+    this.ranksOfInputs = ranksOfInputs;
   }
 
   /** The rank space of {@code version}'s node boundaries plus {@code recordKeys} (any order, may repeat). */
@@ -38,12 +46,14 @@ public final class RankSpace {
     }
     all.sort(cmp::compare);
     List<byte[]> distinct = new ArrayList<>(all.size());
+    IdentityHashMap<byte[], Integer> ranks = new IdentityHashMap<>(all.size());
     for (byte[] k : all) {
       if (distinct.isEmpty() || cmp.compare(distinct.get(distinct.size() - 1), k) != 0) {
         distinct.add(k);
       }
+      ranks.put(k, distinct.size() - 1);
     }
-    return new RankSpace(cmp, distinct.toArray(new byte[0][]));
+    return new RankSpace(cmp, distinct.toArray(new byte[0][]), ranks);
   }
 
   /** The number of ranks. */
@@ -73,7 +83,8 @@ public final class RankSpace {
   }
 
   private int search(byte[] key) {
-    return Arrays.binarySearch(keys, key, cmp::compare);
+    Integer known = ranksOfInputs.get(key);
+    return known != null ? known : Arrays.binarySearch(keys, key, cmp::compare);
   }
 
   /** {@code node} of {@code level} as the kernel sees it. */
