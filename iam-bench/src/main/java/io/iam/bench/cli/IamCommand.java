@@ -2,6 +2,7 @@ package io.iam.bench.cli;
 
 import io.iam.bench.compare.CompareCommand;
 import io.iam.bench.load.LoadCommand;
+import io.iam.bench.projections.ProjectionsCommand;
 import io.iam.bench.ycsb.YcsbCommand;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Spec;
       ""
     },
     subcommands = {SimulateCommand.class, SimulateTreeCommand.class, PoliciesCommand.class, LoadCommand.class,
-      YcsbCommand.class, CompareCommand.class, DrawTreeCommand.class, JmhCompareCommand.class,
+      YcsbCommand.class, ProjectionsCommand.class, CompareCommand.class, DrawTreeCommand.class, JmhCompareCommand.class,
       CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 

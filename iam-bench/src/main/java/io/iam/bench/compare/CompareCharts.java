@@ -9,9 +9,7 @@ import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
-import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /**
@@ -123,13 +121,7 @@ final class CompareCharts {
   }
 
   private static CategoryChart chart(int width, int height, String title, String xTitle, String yTitle) {
-    CategoryChart chart = new CategoryChartBuilder().width(width).height(height).title(title).xAxisTitle(xTitle)
-        .yAxisTitle(yTitle).build();
-    CategoryStyler st = Charts.style(chart.getStyler());
-    st.setLegendPosition(LegendPosition.OutsideE);
-    st.setYAxisDecimalPattern("#,##0.##");
-    st.setAvailableSpaceFill(0.8);
-    return chart;
+    return Charts.bars(width, height, title, xTitle, yTitle, LegendPosition.OutsideE);
   }
 
   private static Path save(Path file, CategoryChart chart) throws IOException {

@@ -49,8 +49,9 @@ import java.util.Map;
  * {@link #properties()} is {@link IamStore#properties()}.
  *
  * <p>{@link #get} is {@link IamStore#get(byte[])}, {@link #delete} is {@link IamStore#delete(byte[],
- * WriteOptions)}; {@link #scan} opens an {@link IamStore#iterator()},
- * seeks it and reads each entry's key and value, then closes it.
+ * WriteOptions)}; {@link #scan} and {@link #scanRange} open an {@link IamStore#iterator()},
+ * seek it and read each entry's key and value (a range stops at the first key past its end), then
+ * close it. {@link #ioCounters()} comes from {@link Statistics} and the block cache's misses.
  */
 public final class IamStoreTarget implements LoadTarget {
 
@@ -147,16 +148,32 @@ public final class IamStoreTarget implements LoadTarget {
 
   @Override
   public int scan(byte[] start, int limit, Entries entries) throws IOException {
-    int read = 0;
+    return (int) walk(start, limit, null, entries);
+  }
+
+  @Override
+  public long scanRange(byte[] start, byte[] endInclusive, Entries entries) throws IOException {
+    return walk(start, Long.MAX_VALUE, endInclusive, entries);
+  }
+
+  /** Reads from {@code start} up to {@code limit} entries, stopping at the first key past {@code end} (if any). */
+  private long walk(byte[] start, long limit, byte[] end, Entries entries) throws IOException {
     try (StoreIterator it = store.iterator()) {
-      for (it.seek(start); read < limit && it.valid(); it.next()) {
-        entries.accept(it.key(), it.value());
-        read++;
-      }
+      it.seek(start);
+      return Scans.read(it::valid, it::key, it::value, it::next, limit, end, entries);
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    return read;
+  }
+
+  @Override
+  public IoCounters ioCounters() {
+    Statistics s = store.statistics();
+    long compactionRead = 0;
+    for (int level = 0; level < s.levels(); level++) {
+      compactionRead += s.compactionBytesRead(level);
+    }
+    return new IoCounters(s.asMap().get("compaction.count").longValue(), compactionRead, store.blockCache().misses());
   }
 
   @Override

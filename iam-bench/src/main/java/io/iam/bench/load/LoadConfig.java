@@ -1,5 +1,6 @@
 package io.iam.bench.load;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -93,6 +94,20 @@ public record LoadConfig(
     return new LoadConfig(otherTree, memtableBytes, cacheBytes, bloomBitsPerKey, targetFileBytes,
         levelBaseBytes, levelSizeMultiplier, level0CompactionTrigger, backgroundThreads, sync,
         settleTimeout, engineOptions);
+  }
+
+  /** Puts the budgets into {@code o}, one field each ({@code tree} and the engine options left out). */
+  public ObjectNode putJson(ObjectNode o) {
+    o.put("memtableBytes", memtableBytes);
+    o.put("cacheBytes", cacheBytes);
+    o.put("bloomBitsPerKey", bloomBitsPerKey);
+    o.put("targetFileBytes", targetFileBytes);
+    o.put("levelBaseBytes", levelBaseBytes);
+    o.put("levelSizeMultiplier", levelSizeMultiplier);
+    o.put("level0CompactionTrigger", level0CompactionTrigger);
+    o.put("backgroundThreads", backgroundThreads);
+    o.put("sync", sync);
+    return o;
   }
 
   private static void positive(String name, long value) {

@@ -67,16 +67,7 @@ final class LoadJson {
     o.put("elapsedMillis", r.elapsedMillis());
     o.put("loadMillis", r.loadNanos() / 1_000_000);
     o.put("settleMillis", r.settleNanos() / 1_000_000);
-    ObjectNode config = o.putObject("config");
-    config.put("memtableBytes", c.memtableBytes());
-    config.put("cacheBytes", c.cacheBytes());
-    config.put("bloomBitsPerKey", c.bloomBitsPerKey());
-    config.put("targetFileBytes", c.targetFileBytes());
-    config.put("levelBaseBytes", c.levelBaseBytes());
-    config.put("levelSizeMultiplier", c.levelSizeMultiplier());
-    config.put("level0CompactionTrigger", c.level0CompactionTrigger());
-    config.put("backgroundThreads", c.backgroundThreads());
-    config.put("sync", c.sync());
+    c.putJson(o.putObject("config"));
     o.put("engineStats", m.engineStats());
     engine(o, r.engine());
     run.overwrite().ifPresent(w -> {

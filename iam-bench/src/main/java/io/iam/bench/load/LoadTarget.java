@@ -76,6 +76,48 @@ public interface LoadTarget extends AutoCloseable {
   }
 
   /**
+   * Reads the entries from the first key at or after {@code start} up to and including {@code
+   * endInclusive}, in key order, handing each to {@code entries}: a range query, which stops at the
+   * first key past the end as an iterator with a bound does. The default pages through {@link
+   * #scan(byte[], int, Entries)}, which may read entries past the end; the built-in stores override
+   * it with one iterator.
+   *
+   * @return the entries in the range
+   */
+  default long scanRange(byte[] start, byte[] endInclusive, Entries entries) throws IOException {
+    long[] inRange = {0};
+    boolean[] past = {false};
+    byte[][] last = {null};
+    byte[] from = start;
+    for (int page = 64; ; page = Math.min(page * 2, 1 << 16)) {
+      int read = scan(from, page, (key, value) -> {
+        if (past[0] || java.util.Arrays.compareUnsigned(key, endInclusive) > 0) {
+          past[0] = true;
+          return;
+        }
+        entries.accept(key, value);
+        inRange[0]++;
+        last[0] = key;
+      });
+      if (past[0] || read < page) {
+        break;
+      }
+      // The next page starts just after the last key taken: that key followed by a 0 byte.
+      from = java.util.Arrays.copyOf(last[0], last[0].length + 1);
+    }
+    return inRange[0];
+  }
+
+  /**
+   * What the store did for its writes and reads so far, by its own counters ({@link
+   * IoCounters#NONE}, the default, if it keeps none): compactions run, bytes they read, data blocks
+   * read from files.
+   */
+  default IoCounters ioCounters() throws IOException {
+    return IoCounters.NONE;
+  }
+
+  /**
    * The engine's own counters by name (IAM's {@code IamStore.properties()}), of which {@link
    * EngineCounters} picks the tree's shape; empty, the default, if the store has none.
    */

@@ -13,6 +13,7 @@ import org.rocksdb.ColumnFamilyMetaData;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.HistogramType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
@@ -64,8 +65,10 @@ import org.rocksdb.WriteOptions;
  * reports); the WAL and the manifest are not counted. {@link LoadMetrics#engineStats()} is RocksDB's
  * own {@code rocksdb.stats} text. It has no {@link #properties()}.
  *
- * <p>{@link #get} is {@code RocksDB.get}, {@link #delete} is {@code RocksDB.delete}; {@link #scan} opens a {@code newIterator()}, seeks it and
- * reads each entry's key and value, then closes it, as YCSB's RocksDB binding scans.
+ * <p>{@link #get} is {@code RocksDB.get}, {@link #delete} is {@code RocksDB.delete}; {@link #scan}
+ * and {@link #scanRange} open a {@code newIterator()}, seek it and read each entry's key and value
+ * (a range stops at the first key past its end), then close it, as YCSB's RocksDB binding scans.
+ * {@link #ioCounters()} comes from the statistics (see {@link IoCounters}).
  */
 public final class RocksDbTarget implements LoadTarget {
 
@@ -228,17 +231,31 @@ public final class RocksDbTarget implements LoadTarget {
 
   @Override
   public int scan(byte[] start, int limit, Entries entries) throws IOException {
-    int read = 0;
+    return (int) walk(start, limit, null, entries);
+  }
+
+  @Override
+  public long scanRange(byte[] start, byte[] endInclusive, Entries entries) throws IOException {
+    return walk(start, Long.MAX_VALUE, endInclusive, entries);
+  }
+
+  /** Reads from {@code start} up to {@code limit} entries, stopping at the first key past {@code end} (if any). */
+  private long walk(byte[] start, long limit, byte[] end, Entries entries) throws IOException {
     try (RocksIterator it = db.newIterator()) {
-      for (it.seek(start); read < limit && it.isValid(); it.next()) {
-        entries.accept(it.key(), it.value());
-        read++;
-      }
+      it.seek(start);
+      long read = Scans.read(it::isValid, it::key, it::value, it::next, limit, end, entries);
       it.status();
+      return read;
     } catch (RocksDBException e) {
       throw io(name, "scan", e);
     }
-    return read;
+  }
+
+  @Override
+  public IoCounters ioCounters() {
+    return new IoCounters(statistics.getHistogramData(HistogramType.COMPACTION_TIME).getCount(),
+        statistics.getTickerCount(TickerType.COMPACT_READ_BYTES),
+        statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_MISS));
   }
 
   /**

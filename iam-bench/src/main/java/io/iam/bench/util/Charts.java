@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.AxesChartStyler;
+import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /** The look every PNG chart of the subcommands shares: fonts, white backgrounds, light grid, a palette. */
@@ -40,6 +43,21 @@ public final class Charts {
     st.setXAxisDecimalPattern("#,##0.#");
     st.setYAxisDecimalPattern("#,##0.#");
     return st;
+  }
+
+  /**
+   * A bar chart of the given size and titles with the shared look, the legend at {@code legend}, y
+   * labels to two decimals and bars filling 80 % of their category.
+   */
+  public static CategoryChart bars(int width, int height, String title, String xTitle, String yTitle,
+      LegendPosition legend) {
+    CategoryChart chart = new CategoryChartBuilder().width(width).height(height).title(title).xAxisTitle(xTitle)
+        .yAxisTitle(yTitle).build();
+    CategoryStyler st = style(chart.getStyler());
+    st.setLegendPosition(legend);
+    st.setYAxisDecimalPattern("#,##0.##");
+    st.setAvailableSpaceFill(0.8);
+    return chart;
   }
 
   /** The {@code i}-th colour of the palette (0 first), for series that keep their place across charts. */
