@@ -97,6 +97,65 @@ public final class SequenceReader {
     return lo;
   }
 
+  /**
+   * How many bytes of consecutive data blocks one read takes when a sequence without a block cache
+   * is iterated (a compaction's input, read once from start to end): one system call per window
+   * instead of one per block.
+   */
+  static final int READAHEAD_BYTES = 256 << 10;
+
+  /**
+   * Consecutive data blocks read together for one iterator of an uncached sequence ({@link
+   * #READAHEAD_BYTES}); each block is still verified when it is served. Owned by one iterator.
+   */
+  static final class Readahead {
+    private byte[] window = new byte[0];
+    private int first = -1;
+    private int last = -1;
+  }
+
+  /**
+   * Block {@code i}: without a block cache, from {@code ra}'s window (filled with the blocks from
+   * {@code i} on that fit in {@link #READAHEAD_BYTES}, or just block {@code i}); otherwise as
+   * {@link #block(int)}.
+   */
+  Block block(int i, Readahead ra) throws IOException {
+    if (cache != null || ra == null) {
+      return block(i);
+    }
+    if (i < ra.first || i > ra.last) {
+      int last = i;
+      long end = blockOffsets[i] + blockLengths[i] + TableFormat.TRAILER_SIZE;
+      while (last + 1 < blockOffsets.length && blockOffsets[last + 1] == end
+          && blockOffsets[last + 1] + blockLengths[last + 1] + TableFormat.TRAILER_SIZE - blockOffsets[i] <= READAHEAD_BYTES) {
+        last++;
+        end = blockOffsets[last] + blockLengths[last] + TableFormat.TRAILER_SIZE;
+      }
+      int length = Math.toIntExact(end - blockOffsets[i]);
+      if (ra.window.length < length) {
+        ra.window = new byte[Math.max(length, Math.min(READAHEAD_BYTES, 2 * length))];
+      }
+      ra.first = -1; // a failed read leaves no window behind
+      try {
+        file.readFully(blockOffsets[i], java.nio.ByteBuffer.wrap(ra.window, 0, length));
+      } catch (java.io.EOFException e) {
+        throw new TableCorruptionException(path, blockOffsets[i], "data block is truncated", e);
+      }
+      ra.first = i;
+      ra.last = last;
+    }
+    int at = Math.toIntExact(blockOffsets[i] - blockOffsets[ra.first]);
+    int len = blockLengths[i];
+    TableFormat.verify(ra.window, at, len, TableFormat.TYPE_DATA, path, blockOffsets[i]);
+    return Block.parse(java.util.Arrays.copyOfRange(ra.window, at, at + len + TableFormat.TRAILER_SIZE), len, path,
+        blockOffsets[i]);
+  }
+
+  /** Whether blocks are read through the block cache (else an iterator reads ahead). */
+  boolean cached() {
+    return cache != null;
+  }
+
   /** Block {@code i}, from the cache or read and verified. */
   Block block(int i) throws IOException {
     long off = blockOffsets[i];

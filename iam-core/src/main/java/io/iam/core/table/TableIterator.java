@@ -20,10 +20,13 @@ public final class TableIterator implements InternalIterator {
   private Block.Iter it;
   private byte[] key;
   private byte[] value;
+  /** Blocks read ahead, when the sequence has no block cache (a compaction reading it once). */
+  private final SequenceReader.Readahead readahead;
 
   TableIterator(SequenceReader seq, InternalKeyComparator cmp) {
     this.seq = seq;
     this.cmp = cmp;
+    this.readahead = seq.cached() ? null : new SequenceReader.Readahead();
   }
 
   @Override
@@ -88,7 +91,7 @@ public final class TableIterator implements InternalIterator {
       return;
     }
     try {
-      it = seq.block(block).iterator(cmp);
+      it = seq.block(block, readahead).iterator(cmp);
       if (target == null) {
         it.seekToFirst();
       } else {
@@ -109,7 +112,7 @@ public final class TableIterator implements InternalIterator {
         return;
       }
       blockIndex++;
-      it = seq.block(blockIndex).iterator(cmp);
+      it = seq.block(blockIndex, readahead).iterator(cmp);
       it.seekToFirst();
     }
   }

@@ -1,0 +1,112 @@
+package io.iam.core.table;
+
+import static io.iam.core.table.TableTestData.CMP;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.fs.LocalFs;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sequence read without a block cache (a compaction's input) reads consecutive blocks in windows
+ * of {@link SequenceReader#READAHEAD_BYTES}: the same entries as a cached read, far fewer reads,
+ * and every block still verified.
+ */
+class MSTableReadaheadTest {
+
+  @TempDir
+  static Path dir;
+
+  private static TableTestData data;
+  private static Path table;
+
+  @BeforeAll
+  static void writeTable() throws IOException {
+    data = TableTestData.random(11, 20_000, 1, 0, 200);
+    table = dir.resolve("readahead.mst");
+    try (MSTableWriter w = MSTableWriter.create(LocalFs.INSTANCE, table, 9, 0, TableOptions.DEFAULT, CMP)) {
+      data.writeTo(w);
+    }
+  }
+
+  private static MSTableReader uncached(CountingFs fs, Path f) throws IOException {
+    return MSTableReader.open(fs, f, 9, null, TableOptions.DEFAULT, CMP);
+  }
+
+  @Test
+  void iteratesEveryEntryWithAReadPerWindowNotPerBlock() throws IOException {
+    CountingFs fs = new CountingFs(LocalFs.INSTANCE);
+    try (MSTableReader r = uncached(fs, table)) {
+      SequenceReader s = r.sequence(0);
+      long opened = fs.reads.get();
+      TableIterator it = s.iterator();
+      int i = 0;
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        assertArrayEquals(data.keys.get(i), it.key());
+        assertArrayEquals(data.values.get(i), it.value());
+        i++;
+      }
+      assertEquals(data.size(), i);
+      long reads = fs.reads.get() - opened;
+      long dataBytes = Files.size(table);
+      assertTrue(s.blockCount() > 200, "enough blocks to tell: " + s.blockCount());
+      assertTrue(reads <= dataBytes / SequenceReader.READAHEAD_BYTES + 2,
+          reads + " reads for " + s.blockCount() + " blocks of " + dataBytes + " bytes");
+    }
+  }
+
+  @Test
+  void aSeekReadsFromTheSoughtBlockOn() throws IOException {
+    try (MSTableReader r = uncached(new CountingFs(LocalFs.INSTANCE), table)) {
+      TableIterator it = r.sequence(0).iterator();
+      int from = data.size() * 2 / 3;
+      it.seek(data.keys.get(from));
+      for (int i = from; i < data.size(); i++, it.next()) {
+        assertTrue(it.valid());
+        assertArrayEquals(data.keys.get(i), it.key());
+      }
+      assertTrue(!it.valid());
+    }
+  }
+
+  @Test
+  void aDamagedBlockInsideAWindowStillFailsWithItsOwnOffset() throws IOException {
+    Path f = dir.resolve("damaged.mst");
+    Files.copy(table, f);
+    long block5;
+    try (MSTableReader r = uncached(new CountingFs(LocalFs.INSTANCE), f)) {
+      block5 = r.sequence(0).blockOffset(5);
+    }
+    try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+      raf.seek(block5 + 7);
+      int b = raf.read();
+      raf.seek(block5 + 7);
+      raf.write(b ^ 0x5A);
+    }
+    try (MSTableReader r = uncached(new CountingFs(LocalFs.INSTANCE), f)) {
+      TableIterator it = r.sequence(0).iterator();
+      int returned = 0;
+      TableCorruptionException e = null;
+      try {
+        for (it.seekToFirst(); it.valid(); it.next()) {
+          assertArrayEquals(data.keys.get(returned), it.key());
+          assertArrayEquals(data.values.get(returned), it.value());
+          returned++;
+        }
+      } catch (TableCorruptionException thrown) {
+        e = thrown;
+      }
+      assertNotNull(e, "iteration must not run through the damaged block");
+      assertEquals(block5, e.offset());
+      assertTrue(returned > 0, "the blocks before it are served");
+    }
+  }
+}
