@@ -18,15 +18,24 @@ public final class StoreFiles {
   private StoreFiles() {}
 
   public static Path table(Path dir, long number) {
-    return dir.resolve(String.format("%06d.mst", number));
+    return dir.resolve(padded(number) + ".mst");
   }
 
   public static Path log(Path dir, long number) {
-    return dir.resolve(String.format("%06d.log", number));
+    return dir.resolve(padded(number) + ".log");
   }
 
   public static Path manifest(Path dir, long number) {
-    return dir.resolve(String.format("MANIFEST-%06d", number));
+    return dir.resolve("MANIFEST-" + padded(number));
+  }
+
+  /** {@code number} in decimal, zero-padded to six digits (as {@code %06d}, without a formatter). */
+  static String padded(long number) {
+    if (number < 0) {
+      throw new IllegalArgumentException("file number " + number + " is negative");
+    }
+    String digits = Long.toString(number);
+    return digits.length() >= 6 ? digits : "000000".substring(digits.length()) + digits;
   }
 
   public static OptionalLong tableNumber(Path p) {
