@@ -121,15 +121,13 @@ final class NodeTree {
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-    this.childWriters = java.util.concurrent.Executors.newFixedThreadPool(CHILD_WRITERS, r -> {
+    this.childWriters = java.util.concurrent.Executors.newFixedThreadPool(options.get(StoreOptions.NODE_FLUSH_WRITERS), r -> {
       Thread t = new Thread(r, "iam-child-writer-" + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
   }
 
-  /** Threads writing children's shares at once, shared by all jobs of a store. */
-  private static final int CHILD_WRITERS = 8;
 
   private Mode initialMode() {
     return switch (kind) {

@@ -131,6 +131,12 @@ public final class StoreOptions {
           .defaultValue(1).bounds(1, 64)
           .doc("threads that run compactions (flushes have one thread of their own, as in RocksDB)").build();
 
+  public static final Option<Integer> NODE_FLUSH_WRITERS =
+      Option.builder("node-flush-writers", OptionType.INT)
+          .defaultValue(8).bounds(1, 64)
+          .doc("node trees: threads that write the children's shares of one node flush side by side, so the"
+              + " syncs of appends to different files overlap; 1 writes them one after another").build();
+
   public static final Option<Long> COMPACTION_RATE_LIMIT =
       Option.builder("compaction-rate-limit", OptionType.SIZE)
           .defaultValue(0L).bounds(0L, 1L << 40)
@@ -158,7 +164,7 @@ public final class StoreOptions {
           List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING,
               LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
-              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS,
+              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
           v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
                   && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)
