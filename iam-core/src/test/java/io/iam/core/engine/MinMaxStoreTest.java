@@ -1,0 +1,210 @@
+package io.iam.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.core.option.OptionValues;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * tree=minmax in the engine: the paper's worked example read back from the store's own bucket
+ * files and manifest, reads across the cache and the buckets, the log kept while the cache holds
+ * its writes, and the maintenance sort.
+ */
+class MinMaxStoreTest {
+
+  /** Fig. 1: the 32 keys in arrival order. */
+  static final long[] PAPER_KEYS = {9, 10, 3, 18, 1, 13, 20, 24, 12, 4, 2, 7, 19, 30, 26, 14, 1, 29, 8, 4, 15, 25, 18, 9,
+      2, 8, 11, 6, 16, 5, 12, 28};
+
+  /** Fig. 2b, last column: the 15 buckets Min-Max writes with B = 4 and W = 2, in order. */
+  static final long[][] PAPER_BUCKETS = {{9, 10}, {1, 3}, {18, 20}, {12, 13}, {2, 4}, {19, 24}, {26, 30}, {1, 7}, {4, 8},
+      {14, 15}, {25, 29}, {8, 9}, {2, 6}, {16, 18}, {11, 12}};
+
+  static byte[] key(long k) {
+    return ByteBuffer.allocate(8).putLong(k).array();
+  }
+
+  static OptionValues options(Map<String, String> extra) {
+    Map<String, String> m = new HashMap<>(Map.of("tree", "minmax", "minmax-cache", "4", "minmax-window", "2"));
+    m.putAll(extra);
+    return StoreOptions.parse(m);
+  }
+
+  private static List<List<Long>> bucketsOnDisk(IamStore store) throws Exception {
+    List<List<Long>> out = new ArrayList<>();
+    for (List<byte[]> bucket : store.minmax().bucketKeys()) {
+      out.add(bucket.stream().map(k -> ByteBuffer.wrap(k).getLong()).toList());
+    }
+    return out;
+  }
+
+  private static List<List<Long>> paperBuckets() {
+    List<List<Long>> out = new ArrayList<>();
+    for (long[] b : PAPER_BUCKETS) {
+      out.add(List.of(b[0], b[1]));
+    }
+    return out;
+  }
+
+  /** Writes the example, one put per key; the value names the arrival. */
+  private static TreeMap<Long, String> writePaperExample(IamStore store) throws Exception {
+    TreeMap<Long, String> model = new TreeMap<>();
+    for (int i = 0; i < PAPER_KEYS.length; i++) {
+      String v = "arrival-" + (i + 1);
+      store.put(key(PAPER_KEYS[i]), v.getBytes(StandardCharsets.UTF_8));
+      model.put(PAPER_KEYS[i], v);
+    }
+    return model;
+  }
+
+  private static void assertReads(IamStore store, TreeMap<Long, String> model, String at) throws Exception {
+    for (long k = 0; k <= 31; k++) {
+      byte[] v = store.get(key(k));
+      if (model.containsKey(k)) {
+        assertArrayEquals(model.get(k).getBytes(StandardCharsets.UTF_8), v, at + ": get " + k);
+      } else {
+        assertNull(v, at + ": get " + k);
+      }
+    }
+    try (StoreIterator it = store.iterator()) {
+      it.seekToFirst();
+      for (var e : model.entrySet()) {
+        assertTrue(it.valid(), at + ": scan ended before " + e.getKey());
+        assertEquals(e.getKey(), ByteBuffer.wrap(it.key()).getLong(), at);
+        assertEquals(e.getValue(), new String(it.value(), StandardCharsets.UTF_8), at);
+        it.next();
+      }
+      assertTrue(!it.valid(), at + ": extra keys");
+    }
+  }
+
+  @Test
+  void thePaperExampleWritesTheBucketsOfFigure2bAndNeverMerges(@TempDir Path dir) throws Exception {
+    TreeMap<Long, String> model;
+    try (IamStore store = IamStore.open(dir, options(Map.of()))) {
+      model = writePaperExample(store);
+      store.flushAndSettle(); // the memtable drains into the cache in arrival order
+      assertEquals(paperBuckets(), bucketsOnDisk(store));
+      Map<String, Number> p = store.properties();
+      assertEquals(15, p.get("minmax.buckets").intValue());
+      assertEquals(15L, p.get("minmax.buckets-written").longValue());
+      assertEquals(2, p.get("minmax.cache-entries").intValue(), "5 and 28 wait in the cache (Fig. 2b, last row)");
+      assertEquals(0L, p.get("minmax.sorts").longValue());
+      assertEquals(0L, p.get("compaction.count").longValue());
+      assertEquals(0L, p.get("minmax.forced-evictions").longValue());
+      assertReads(store, model, "settled");
+      // Table 2, Min-Max column: the buckets the IB-tree finds for the three range queries.
+      long[][] queries = {{19, 20, 2}, {11, 12, 2}, {14, 20, 4}};
+      for (long[] q : queries) {
+        long before = store.statistics().minmaxRangeBuckets.sum();
+        try (StoreIterator it = store.iterator(new ReadOptions(null, key(q[1] + 1)))) {
+          it.seek(key(q[0]));
+          assertTrue(it.valid());
+        }
+        assertEquals(q[2], store.statistics().minmaxRangeBuckets.sum() - before, "range [" + q[0] + ", " + q[1] + "]");
+      }
+      assertTrue(store.describe().contains("min-max: 15 buckets"), store.describe());
+    }
+    // Reopened: the manifest lists the same buckets; 5 and 28 come back from the log.
+    try (IamStore store = IamStore.open(dir, options(Map.of()))) {
+      store.flushAndSettle();
+      assertEquals(paperBuckets(), bucketsOnDisk(store));
+      assertEquals(2, store.minmax().cachedEntries());
+      assertReads(store, model, "reopened");
+    }
+  }
+
+  @Test
+  void snapshotsReadOlderVersionsInTheCacheAndTheBuckets(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(Map.of("minmax-cache", "8", "minmax-window", "3")))) {
+      for (int i = 0; i < 20; i++) {
+        store.put(key(i), ("old" + i).getBytes(StandardCharsets.UTF_8));
+      }
+      Snapshot snap = store.snapshot();
+      for (int i = 0; i < 20; i += 2) {
+        store.put(key(i), ("new" + i).getBytes(StandardCharsets.UTF_8));
+      }
+      store.delete(key(3));
+      store.flushAndSettle();
+      assertTrue(store.levels().get(0).size() > 3, store.describe());
+      for (int i = 0; i < 20; i++) {
+        assertArrayEquals(("old" + i).getBytes(StandardCharsets.UTF_8), store.get(key(i), ReadOptions.at(snap)), "snapshot " + i);
+        byte[] latest = store.get(key(i));
+        if (i == 3) {
+          assertNull(latest);
+        } else {
+          assertArrayEquals(((i % 2 == 0 ? "new" : "old") + i).getBytes(StandardCharsets.UTF_8), latest, "latest " + i);
+        }
+      }
+      snap.close();
+      assertTrue(store.properties().get("minmax.point-read-buckets").longValue() > 0);
+    }
+  }
+
+  @Test
+  void theLogStaysWhileTheCacheHoldsItsWrites(@TempDir Path dir) throws Exception {
+    // Small memtables: each flush drains one into a large cache that evicts rarely, so most
+    // writes are only in the cache and in old logs when the store is dropped without a flush.
+    OptionValues opts = options(Map.of("minmax-cache", "2000", "minmax-window", "100", "memtable-size", "64KiB"));
+    TreeMap<Long, String> model = new TreeMap<>();
+    IamStore store = IamStore.open(dir, opts);
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+    for (int i = 0; i < 3000; i++) {
+      long k = rnd.nextInt(5000);
+      String v = "v" + i + "-" + "x".repeat(rnd.nextInt(40));
+      store.put(key(k), v.getBytes(StandardCharsets.UTF_8));
+      model.put(k, v);
+    }
+    store.flushAndSettle();
+    assertTrue(store.minmax().cachedEntries() > 0, "the cache holds entries");
+    assertTrue(store.levels().get(0).size() > 0, "buckets were written");
+    store.close(); // the cache is lost; the logs must bring it back
+    try (IamStore again = IamStore.open(dir, opts)) {
+      again.flushAndSettle();
+      for (var e : model.entrySet()) {
+        assertArrayEquals(e.getValue().getBytes(StandardCharsets.UTF_8), again.get(key(e.getKey())), "get " + e.getKey());
+      }
+      assertEquals(model.size(), countKeys(again));
+    }
+  }
+
+  @Test
+  void theMaintenanceSortMergesBucketsSharingAKeyBeyondTheLimit(@TempDir Path dir) throws Exception {
+    TreeMap<Long, String> model;
+    try (IamStore store = IamStore.open(dir, options(Map.of("minmax-sort-overlap", "1")))) {
+      model = writePaperExample(store);
+      store.flushAndSettle(); // sorts until no key is held by more than one bucket
+      Map<String, Number> p = store.properties();
+      assertTrue(p.get("minmax.sorts").longValue() > 0, p.toString());
+      assertEquals(1, p.get("minmax.max-overlap").intValue(), store.describe());
+      assertTrue(p.get("write-amplification").doubleValue() > 0);
+      assertReads(store, model, "sorted");
+    }
+    try (IamStore store = IamStore.open(dir, options(Map.of("minmax-sort-overlap", "1")))) {
+      store.flushAndSettle();
+      assertReads(store, model, "sorted, reopened");
+    }
+  }
+
+  private static int countKeys(IamStore store) throws Exception {
+    int n = 0;
+    try (StoreIterator it = store.iterator()) {
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
