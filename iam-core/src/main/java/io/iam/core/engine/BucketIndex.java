@@ -69,24 +69,21 @@ final class BucketIndex {
   }
 
   /**
-   * The number of buckets of {@code v} a seek to {@code from} meets: those with keys at or after
-   * it (and, with an upper bound, before the bound); a null {@code from} means the first key.
+   * The buckets of {@code v} a seek to {@code from} meets: those with keys at or after it (all if
+   * {@code from} is null) and, with an upper bound, a smallest key before the bound.
    */
-  int countFrom(Version v, byte[] from, byte[] upperBound) {
+  List<FileMeta> from(Version v, byte[] from, byte[] upperBound) {
     IntervalBTree<byte[], FileMeta> tree = of(v);
-    if (from == null) {
-      return upperBound == null ? tree.size() : tree.overlapping(new byte[0], upperBound).size();
-    }
-    int n = 0;
-    for (IntervalBTree.Item<byte[], FileMeta> item : tree.overlapping(from, upperBound == null ? from : upperBound)) {
-      if (upperBound == null || order.compare(item.lo(), upperBound) < 0) {
-        n++;
+    List<IntervalBTree.Item<byte[], FileMeta>> candidates =
+        from != null && upperBound != null ? tree.overlapping(from, upperBound) : tree.all();
+    List<FileMeta> out = new java.util.ArrayList<>();
+    for (IntervalBTree.Item<byte[], FileMeta> item : candidates) {
+      if ((from == null || order.compare(item.hi(), from) >= 0)
+          && (upperBound == null || order.compare(item.lo(), upperBound) < 0)) {
+        out.add(item.value());
       }
     }
-    if (upperBound == null) { // and every bucket that starts after from
-      n += (int) tree.all().stream().filter(i -> order.compare(i.lo(), from) > 0).count();
-    }
-    return n;
+    return out;
   }
 
   /** The leftmost user key held by the most buckets of {@code v}, and how many hold it. */

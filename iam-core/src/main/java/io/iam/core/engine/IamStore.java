@@ -701,7 +701,7 @@ public final class IamStore implements AutoCloseable {
       children.add(minmax.cacheIterator()); // the buckets are the level-0 files below
     }
     try {
-      for (FileMeta f : version.files(0)) {
+      for (FileMeta f : minmax != null ? minmax.bucketsBelow(version, opts.upperBound()) : version.files(0)) {
         children.add(tables.iterator(f));
       }
       for (int level = 1; level < version.numLevels(); level++) {

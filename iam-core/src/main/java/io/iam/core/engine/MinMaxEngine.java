@@ -250,7 +250,12 @@ final class MinMaxEngine {
   /** Counts a seek to {@code target} (null: the first key) and the buckets it meets. */
   void countSeek(Version v, byte[] target, byte[] upperBound) {
     stats.minmaxRangeReads.increment();
-    stats.minmaxRangeBuckets.add(index.countFrom(v, target, upperBound));
+    stats.minmaxRangeBuckets.add(index.from(v, target, upperBound).size());
+  }
+
+  /** The buckets an iterator bounded by {@code upperBound} (null: none) may need: those starting below it. */
+  List<FileMeta> bucketsBelow(Version v, byte[] upperBound) {
+    return upperBound == null ? v.files(0) : index.from(v, null, upperBound);
   }
 
   // ---------------------------------------------------------------- introspection
