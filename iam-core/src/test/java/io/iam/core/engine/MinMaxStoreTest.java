@@ -198,6 +198,107 @@ class MinMaxStoreTest {
     }
   }
 
+  @Test
+  void anOutlierKeyDoesNotPinEveryLogForever(@TempDir Path dir) throws Exception {
+    // The outlier is far from every other key, so no compact window holds it; without the early
+    // eviction it would keep the first log, and every later one, for as long as it is cached.
+    OptionValues opts = options(Map.of("minmax-cache", "2000", "minmax-window", "100", "memtable-size", "64KiB"));
+    TreeMap<Long, String> model = new TreeMap<>();
+    try (IamStore store = IamStore.open(dir, opts)) {
+      store.put(key(Long.MAX_VALUE), "outlier".getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 8000; i++) {
+        String v = "v" + i + "-" + "y".repeat(60);
+        store.put(key(i), v.getBytes(StandardCharsets.UTF_8));
+        model.put((long) i, v);
+      }
+      store.flushAndSettle();
+      assertTrue(store.statistics().minmaxForcedEvictions.sum() > 0, store.describe());
+      long logs;
+      try (var files = java.nio.file.Files.list(dir)) {
+        logs = files.filter(f -> f.getFileName().toString().endsWith(".log")).count();
+      }
+      assertTrue(logs <= MinMaxEngine.MAX_PINNED_LOGS + 2, logs + " logs kept:\n" + store.describe());
+    }
+    model.put(Long.MAX_VALUE, "outlier");
+    try (IamStore store = IamStore.open(dir, opts)) {
+      store.flushAndSettle();
+      for (var e : model.entrySet()) {
+        assertArrayEquals(e.getValue().getBytes(StandardCharsets.UTF_8), store.get(key(e.getKey())), "get " + e.getKey());
+      }
+    }
+  }
+
+  /**
+   * Readers on two threads while a writer keeps the cache evicting: every key loaded before the
+   * readers start must be found by every get and scan, whether it is in the cache, moving to a
+   * bucket, or in one (the ticket keeps evicted entries visible until the reader is done).
+   */
+  @Test
+  void readersNeverMissAnEntryMovingFromTheCacheToABucket(@TempDir Path dir) throws Exception {
+    OptionValues opts = options(Map.of("minmax-cache", "300", "minmax-window", "30", "memtable-size", "64KiB"));
+    try (IamStore store = IamStore.open(dir, opts)) {
+      for (int i = 0; i < 1000; i++) {
+        store.put(key(2L * i), ("stable" + i).getBytes(StandardCharsets.UTF_8));
+      }
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.ConcurrentLinkedQueue<String> errors = new java.util.concurrent.ConcurrentLinkedQueue<>();
+      List<Thread> readers = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        long seed = t;
+        Thread r = new Thread(() -> {
+          java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+          try {
+            while (!done.get() && errors.isEmpty()) {
+              int i = rnd.nextInt(1000);
+              byte[] v = store.get(key(2L * i));
+              if (v == null || !new String(v, StandardCharsets.UTF_8).equals("stable" + i)) {
+                errors.add("get " + (2L * i) + " returned " + (v == null ? null : new String(v, StandardCharsets.UTF_8)));
+              }
+              try (StoreIterator it = store.iterator()) {
+                it.seek(key(2L * i));
+                for (int j = i; j < Math.min(1000, i + 20); j++) {
+                  while (it.valid() && ByteBuffer.wrap(it.key()).getLong() % 2 != 0) {
+                    it.next(); // the writer's odd keys
+                  }
+                  if (!it.valid() || ByteBuffer.wrap(it.key()).getLong() != 2L * j) {
+                    errors.add("scan from " + (2L * i) + " missed " + (2L * j));
+                    break;
+                  }
+                  it.next();
+                }
+              }
+            }
+          } catch (Exception e) {
+            errors.add(e.toString());
+          }
+        });
+        r.start();
+        readers.add(r);
+      }
+      for (int i = 0; i < 6000; i++) {
+        store.put(key(2L * (i % 1000) + 1), ("odd" + i).getBytes(StandardCharsets.UTF_8));
+      }
+      store.flushAndSettle();
+      done.set(true);
+      for (Thread r : readers) {
+        r.join();
+      }
+      assertEquals(List.of(), new ArrayList<>(errors));
+      assertTrue(store.statistics().minmaxBuckets.sum() > 100, store.describe());
+    }
+  }
+
+  @Test
+  void badOrUnknownMinMaxOptionsAreErrorsNamingThem() {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(io.iam.core.option.InvalidOptionsException.class,
+        () -> StoreOptions.parse(Map.of("minmax-window", "10", "minmax-cache", "4")));
+    assertTrue(e.getMessage().contains("minmax-window=10") && e.getMessage().contains("minmax-cache=4"), e.getMessage());
+    e = org.junit.jupiter.api.Assertions.assertThrows(io.iam.core.option.InvalidOptionsException.class,
+        () -> StoreOptions.parse(Map.of("minmax-sort-overlap", "-1", "minmax-windw", "3")));
+    assertTrue(e.getMessage().contains("minmax-sort-overlap") && e.getMessage().contains("minmax-windw"), e.getMessage());
+    assertEquals(TreeKind.MINMAX, StoreOptions.parse(Map.of("tree", "minmax")).get(StoreOptions.TREE));
+  }
+
   private static int countKeys(IamStore store) throws Exception {
     int n = 0;
     try (StoreIterator it = store.iterator()) {
