@@ -305,7 +305,8 @@ public final class IamStore implements AutoCloseable {
             if (first + WriteBatch.count(record) - 1 <= flushed) {
               // Already in table files: a node tree keeps a log until its last memtable is
               // flushed, so a log can hold memtables flushed before the crash. A batch never
-              // spans two memtables, so its first number decides.
+              // spans two memtables, but tree=minmax may have evicted part of one from its
+              // cache, so the batch's last number decides.
               maxSequence = Math.max(maxSequence, first);
               continue;
             }

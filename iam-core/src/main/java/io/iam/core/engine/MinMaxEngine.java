@@ -4,7 +4,6 @@ import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
-import io.iam.core.key.ValueType;
 import io.iam.core.memtable.Lookup;
 import io.iam.core.memtable.MemIterator;
 import io.iam.core.memtable.MemTable;
@@ -18,7 +17,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -62,7 +60,7 @@ final class MinMaxEngine {
   private final BucketIndex index;
   private final int sortOverlap;
   /** Windows evicted but not yet installed (a failed install leaves them here). Flush thread only. */
-  private final List<List<Map.Entry<byte[], byte[]>>> pending = new ArrayList<>();
+  private final List<List<byte[]>> pending = new ArrayList<>();
   /** Buckets with sequences up to this may hold a replayed entry; -1 until the first drain. Flush thread only. */
   private long replayCheckUpTo = -1;
 
@@ -106,7 +104,7 @@ final class MinMaxEngine {
         if (InternalKey.sequence(e[0]) <= replayCheckUpTo && inBucket(e[0])) {
           continue; // replayed from a log, but evicted before the crash
         }
-        List<Map.Entry<byte[], byte[]>> evicted = cache.add(e[0], e[1]);
+        List<byte[]> evicted = cache.add(e[0], e[1]);
         if (!evicted.isEmpty()) {
           pending.add(evicted);
         }
@@ -143,12 +141,16 @@ final class MinMaxEngine {
     }
     VersionEdit edit = new VersionEdit();
     List<FileMeta> written = new ArrayList<>();
-    for (List<Map.Entry<byte[], byte[]>> window : pending) {
+    for (List<byte[]> window : pending) {
       MemTable run = new MemTable(cmp);
-      for (Map.Entry<byte[], byte[]> e : window) {
-        ValueType type = InternalKey.type(e.getKey());
-        run.add(InternalKey.sequence(e.getKey()), type, InternalKey.userKey(e.getKey()),
-            type == ValueType.PUT ? e.getValue() : null);
+      for (byte[] k : window) {
+        byte[] user = InternalKey.userKey(k);
+        long seq = InternalKey.sequence(k);
+        Lookup l = cache.visible().get(user, seq); // the entry itself: evicted entries stay visible until installed
+        if (l.sequence() != seq) {
+          throw new IllegalStateException("evicted entry " + seq + " is no longer in the cache");
+        }
+        run.add(seq, InternalKey.type(k), user, l.isFound() ? l.value() : null);
       }
       long number = newOutputNumber.getAsLong();
       outputs.add(number);
@@ -163,7 +165,7 @@ final class MinMaxEngine {
     edit.flushedSequence(oldest < 0 ? cache.drainedUpTo() : oldest - 1);
     versions.logAndApply(edit);
     List<byte[]> keys = new ArrayList<>();
-    pending.forEach(w -> keys.addAll(MinMaxWriteCache.keys(w)));
+    pending.forEach(keys::addAll);
     pending.clear();
     cache.installed(keys);
     for (FileMeta f : written) {

@@ -20,6 +20,7 @@ import java.util.TreeMap;
  *   <li>The <b>window logic</b> is the kernel's {@link WindowCache} over internal keys (user key,
  *       then newest version first), with spans measured on the user keys ({@link ByteKeySpan}).
  *       Every version takes a slot, as in a memtable, so snapshots read the cache like a memtable.
+ *       It holds the keys only; the values are in the readers' memtable.
  *   <li>What <b>readers</b> see is a {@link MemTable} holding the same entries. An evicted window
  *       leaves it only once no reader can miss it: a reader first takes a ticket ({@link
  *       #openRead()}), then pins a version; entries evicted by installs after the ticket stay
@@ -35,7 +36,7 @@ import java.util.TreeMap;
  */
 final class MinMaxWriteCache {
 
-  private final WindowCache<byte[], byte[]> windows;
+  private final WindowCache<byte[], Boolean> windows;
   private final MemTable visible;
   /** Sequence → internal key of every entry in {@link #windows}. Flush thread only. */
   private final TreeMap<Long, byte[]> bySequence = new TreeMap<>();
@@ -70,31 +71,34 @@ final class MinMaxWriteCache {
   }
 
   /**
-   * Adds one entry (in sequence order, above {@link #drainedUpTo()}); returns the window evicted,
-   * sorted by internal key, or an empty list.
+   * Adds one entry (in sequence order, above {@link #drainedUpTo()}); returns the internal keys of
+   * the window evicted, sorted, or an empty list. Their values stay in {@link #visible()} until
+   * {@link #installed} and the readers are done.
    */
-  List<Map.Entry<byte[], byte[]>> add(byte[] internalKey, byte[] value) {
+  List<byte[]> add(byte[] internalKey, byte[] value) {
     long seq = InternalKey.sequence(internalKey);
     drainedUpTo = Math.max(drainedUpTo, seq);
     ValueType type = InternalKey.type(internalKey);
     visible.add(seq, type, InternalKey.userKey(internalKey), type == ValueType.PUT ? value : null);
     bySequence.put(seq, internalKey);
-    return forget(windows.add(internalKey, value));
+    return forget(windows.add(internalKey, Boolean.TRUE));
   }
 
   /**
    * Evicts early the most compact window holding the oldest cached entry, so that its log can go;
    * empty if the cache is empty.
    */
-  List<Map.Entry<byte[], byte[]>> evictOldest() {
+  List<byte[]> evictOldest() {
     return bySequence.isEmpty() ? List.of() : forget(windows.evictContaining(bySequence.firstEntry().getValue()));
   }
 
-  private List<Map.Entry<byte[], byte[]>> forget(List<Map.Entry<byte[], byte[]>> evicted) {
-    for (Map.Entry<byte[], byte[]> e : evicted) {
+  private List<byte[]> forget(List<Map.Entry<byte[], Boolean>> evicted) {
+    List<byte[]> keys = new ArrayList<>(evicted.size());
+    for (Map.Entry<byte[], Boolean> e : evicted) {
       bySequence.remove(InternalKey.sequence(e.getKey()));
+      keys.add(e.getKey());
     }
-    return evicted;
+    return keys;
   }
 
   /** Entries in the cache (not counting evicted ones readers may still see). */
@@ -167,11 +171,5 @@ final class MinMaxWriteCache {
   /** For tests: the entries readers can see, evicted ones not yet collected included. */
   long visibleEntries() {
     return visible.entries();
-  }
-
-  static List<byte[]> keys(List<Map.Entry<byte[], byte[]>> window) {
-    List<byte[]> out = new ArrayList<>(window.size());
-    window.forEach(e -> out.add(e.getKey()));
-    return out;
   }
 }
