@@ -170,6 +170,7 @@ final class MinMaxEngine {
     cache.installed(keys);
     for (FileMeta f : written) {
       stats.minmaxBuckets.increment();
+      stats.minmaxBucketBytes.add(f.fileSize());
       stats.flushBytes.add(f.fileSize());
     }
   }

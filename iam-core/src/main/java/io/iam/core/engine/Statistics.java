@@ -51,8 +51,9 @@ public final class Statistics {
   final LongAdder bufferPaced = new LongAdder();
   final LongAdder bufferTrimmed = new LongAdder();
   final LongAdder bufferTrims = new LongAdder();
-  /** tree=minmax: buckets written by evictions, windows evicted early to free an old log, maintenance sorts. */
+  /** tree=minmax: buckets (and their bytes) written by evictions, windows evicted early to free an old log, maintenance sorts. */
   final LongAdder minmaxBuckets = new LongAdder();
+  final LongAdder minmaxBucketBytes = new LongAdder();
   final LongAdder minmaxForcedEvictions = new LongAdder();
   final LongAdder minmaxSorts = new LongAdder();
   /** tree=minmax: point reads that reached the buckets, and the buckets they read (IB-tree stabbing hits). */
@@ -283,6 +284,7 @@ public final class Statistics {
     m.put("buffer.trimmed", bufferTrimmed.sum());
     m.put("buffer.trims", bufferTrims.sum());
     m.put("minmax.buckets-written", minmaxBuckets.sum());
+    m.put("minmax.bucket-bytes-written", minmaxBucketBytes.sum());
     m.put("minmax.forced-evictions", minmaxForcedEvictions.sum());
     m.put("minmax.sorts", minmaxSorts.sum());
     m.put("minmax.point-reads", minmaxPointReads.sum());

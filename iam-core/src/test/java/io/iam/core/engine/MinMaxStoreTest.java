@@ -100,6 +100,8 @@ class MinMaxStoreTest {
       Map<String, Number> p = store.properties();
       assertEquals(15, p.get("minmax.buckets").intValue());
       assertEquals(15L, p.get("minmax.buckets-written").longValue());
+      assertEquals(p.get("minmax.bucket-bytes").longValue(), p.get("minmax.bucket-bytes-written").longValue());
+      assertEquals(p.get("minmax.bucket-bytes-written").longValue(), p.get("flush.bytes").longValue());
       assertEquals(2, p.get("minmax.cache-entries").intValue(), "5 and 28 wait in the cache (Fig. 2b, last row)");
       assertEquals(0L, p.get("minmax.sorts").longValue());
       assertEquals(0L, p.get("compaction.count").longValue());
