@@ -37,8 +37,23 @@ final class BucketIndex {
     this.lastTree = new IntervalBTree<>(order);
   }
 
+  /** The last version asked for and its tree: most reads ask for the current version, without the lock. */
+  private volatile Indexed recent;
+
+  private record Indexed(Version version, IntervalBTree<byte[], FileMeta> tree) {}
+
   /** The IB-tree of {@code v}'s buckets (its level-0 files); the caller must not change it. */
-  synchronized IntervalBTree<byte[], FileMeta> of(Version v) {
+  IntervalBTree<byte[], FileMeta> of(Version v) {
+    Indexed r = recent;
+    if (r != null && r.version() == v) {
+      return r.tree();
+    }
+    IntervalBTree<byte[], FileMeta> tree = ofLocked(v);
+    recent = new Indexed(v, tree);
+    return tree;
+  }
+
+  private synchronized IntervalBTree<byte[], FileMeta> ofLocked(Version v) {
     IntervalBTree<byte[], FileMeta> tree = byVersion.get(v);
     if (tree != null) {
       return tree;
