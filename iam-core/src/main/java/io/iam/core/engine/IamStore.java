@@ -699,10 +699,11 @@ public final class IamStore implements AutoCloseable {
     List<InternalIterator> children = new ArrayList<>();
     view.memtables().forEach(m -> children.add(TableCache.iterator(m)));
     if (minmax != null) {
-      children.add(minmax.cacheIterator()); // the buckets are the level-0 files below
+      children.add(minmax.cacheIterator());
+      children.add(minmax.bucketIterator(version, opts.upperBound())); // level 0: the buckets, opened as a scan reaches them
     }
     try {
-      for (FileMeta f : minmax != null ? minmax.bucketsBelow(version, opts.upperBound()) : version.files(0)) {
+      for (FileMeta f : minmax != null ? List.<FileMeta>of() : version.files(0)) {
         children.add(tables.iterator(f));
       }
       for (int level = 1; level < version.numLevels(); level++) {
@@ -727,7 +728,7 @@ public final class IamStore implements AutoCloseable {
     }, target -> {
       countScan(version, target);
       if (minmax != null) {
-        minmax.countSeek(version, target, opts.upperBound());
+        minmax.countSeek();
       }
     });
   }

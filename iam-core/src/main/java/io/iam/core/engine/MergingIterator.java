@@ -74,8 +74,13 @@ final class MergingIterator implements InternalIterator {
 
   @Override
   public void close() throws IOException {
+    closeAll(children);
+  }
+
+  /** Closes every iterator of {@code its}, then throws the first failure, if any. */
+  static void closeAll(List<InternalIterator> its) throws IOException {
     IOException first = null;
-    for (InternalIterator c : children) {
+    for (InternalIterator c : its) {
       try {
         c.close();
       } catch (IOException e) {

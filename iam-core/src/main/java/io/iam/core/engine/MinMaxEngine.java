@@ -250,15 +250,18 @@ final class MinMaxEngine {
     return cache.visible().iterator();
   }
 
-  /** Counts a seek to {@code target} (null: the first key) and the buckets it meets. */
-  void countSeek(Version v, byte[] target, byte[] upperBound) {
+  /** Counts a seek (a range read); the buckets it reads are counted as the bucket iterator opens them. */
+  void countSeek() {
     stats.minmaxRangeReads.increment();
-    stats.minmaxRangeBuckets.add(index.from(v, target, upperBound).size());
   }
 
-  /** The buckets an iterator bounded by {@code upperBound} (null: none) may need: those starting below it. */
-  List<FileMeta> bucketsBelow(Version v, byte[] upperBound) {
-    return upperBound == null ? v.files(0) : index.from(v, null, upperBound);
+  /**
+   * The buckets of {@code v} as one iterator child that opens a bucket only when a scan reaches it
+   * (bounded by {@code upperBound}, null for none: buckets starting at or after it are left out).
+   */
+  InternalIterator bucketIterator(Version v, byte[] upperBound) {
+    List<FileMeta> buckets = upperBound == null ? v.files(0) : index.from(v, null, upperBound);
+    return new BucketIterator(cmp, buckets, user -> index.stab(v, user), tables::iterator, stats.minmaxRangeBuckets::add);
   }
 
   // ---------------------------------------------------------------- introspection
