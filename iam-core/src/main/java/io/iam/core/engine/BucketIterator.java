@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.function.LongConsumer;
 
 /**
@@ -26,7 +25,7 @@ import java.util.function.LongConsumer;
  * <p>Internal keys are unique across buckets except for equal copies of one entry, which the
  * store iterator above treats as one version. Not thread-safe; closing it closes what it opened.
  */
-final class BucketIterator implements InternalIterator {
+final class BucketIterator extends HeapIterator {
 
   /** Opens a bucket's iterator. */
   interface Opener {
@@ -42,7 +41,6 @@ final class BucketIterator implements InternalIterator {
   private final Opener opener;
   private final LongConsumer joined;
   private final InternalIterator[] open;
-  private final PriorityQueue<InternalIterator> heap;
   /** Buckets from this index on (sorted by smallest key) have not joined the merge since the last seek. */
   private int waiting;
 
@@ -52,6 +50,7 @@ final class BucketIterator implements InternalIterator {
    */
   BucketIterator(InternalKeyComparator cmp, List<FileMeta> buckets, java.util.function.Function<byte[], List<FileMeta>> stab,
       Opener opener, LongConsumer joined) {
+    super(cmp, buckets.size());
     this.cmp = cmp;
     this.buckets = new ArrayList<>(buckets);
     this.buckets.sort(Comparator.comparing(FileMeta::smallest, cmp));
@@ -66,13 +65,7 @@ final class BucketIterator implements InternalIterator {
       smallest[i] = this.buckets.get(i).smallest();
     }
     this.open = new InternalIterator[this.buckets.size()];
-    this.heap = new PriorityQueue<>(Math.max(1, this.buckets.size()), (a, b) -> cmp.compare(a.key(), b.key()));
     this.waiting = this.buckets.size();
-  }
-
-  @Override
-  public boolean valid() {
-    return !heap.isEmpty();
   }
 
   @Override
@@ -107,11 +100,7 @@ final class BucketIterator implements InternalIterator {
 
   @Override
   public void next() throws IOException {
-    InternalIterator top = heap.poll();
-    top.next();
-    if (top.valid()) {
-      heap.add(top);
-    }
+    advanceTop();
     settle();
   }
 
@@ -136,16 +125,6 @@ final class BucketIterator implements InternalIterator {
     if (open[i].valid()) {
       heap.add(open[i]);
     }
-  }
-
-  @Override
-  public byte[] key() {
-    return heap.peek().key();
-  }
-
-  @Override
-  public byte[] value() {
-    return heap.peek().value();
   }
 
   @Override
