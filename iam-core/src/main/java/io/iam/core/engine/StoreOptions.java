@@ -73,8 +73,8 @@ public final class StoreOptions {
 
   public static final Option<Integer> MINMAX_WINDOW =
       Option.builder("minmax-window", OptionType.INT)
-          .defaultValue(1024).bounds(1, 1 << 26)
-          .doc("tree=minmax: W, the entries of a window, hence of a bucket (at most minmax-cache)").build();
+          .defaultValue(64).bounds(1, 1 << 26)
+          .doc("tree=minmax: W, the entries of a window, hence of a bucket (at most minmax-cache); each write recomputes W windows, so the drain's cost grows with W").build();
 
   public static final Option<Integer> MINMAX_SORT_OVERLAP =
       Option.builder("minmax-sort-overlap", OptionType.INT)

@@ -3,12 +3,13 @@ package io.iam.core.minmax;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.PriorityQueue;
 import java.util.function.BinaryOperator;
 
 /**
@@ -22,8 +23,15 @@ import java.util.function.BinaryOperator;
  * Two structures are kept up to date:
  *
  * <ul>
- *   <li>{@code byStart}, the reverse index from a start key to its window (end key and span);
- *   <li>{@code bySpan}, the priority structure: every complete window ordered by (span, start).
+ *   <li>{@code byStart}, the reverse index from a start key to its window (end key and span),
+ *       by key identity;
+ *   <li>{@code bySpan}, the priority structure: a binary heap of windows ordered by (span, start),
+ *       with lazy deletion: a window replaced or dropped stays in the heap until it reaches the
+ *       top, where it is recognised (it is no longer {@code byStart}'s window for its start) and
+ *       discarded; the heap is rebuilt from {@code byStart} when stale windows outnumber live
+ *       ones. A push into an array heap moves O(1) entries on average, where a balanced tree
+ *       walks O(log C) nodes on every update: with W window updates per insert this was the
+ *       drain's whole cost.
  * </ul>
  *
  * A key at sorted position p lies in the windows starting at positions p−W+1 … p, that is at its
@@ -32,10 +40,10 @@ import java.util.function.BinaryOperator;
  * windows starting at the W−1 predecessors of s. Every other window keeps its keys, so nothing is
  * rescanned.
  *
- * <p><b>Complexity</b> (C = keys in the cache ≤ B): insert O(W log C) (one walk over the ≤ 2W−1
- * keys around the new key, then ≤ W windows recomputed from that walk, O(log C) per priority
- * update); eviction O(W log C); the best window O(log C); memory O(C). A full rescan would cost
- * O(C) per eviction.
+ * <p><b>Complexity</b> (C = keys in the cache ≤ B): insert O(log C + W) for the walk over the ≤
+ * 2W−1 keys around the new key, then ≤ W windows recomputed from it, each a heap push of O(1)
+ * expected moves (O(log C) at worst); eviction the same; the best window O(log C) amortized
+ * (stale tops are popped once each); memory O(C). A full rescan would cost O(C) per eviction.
  *
  * <p><b>Spans</b> come from a {@link Span} function and are compared as unsigned 64-bit numbers;
  * it must not decrease when the window widens (for a ≤ b ≤ c ≤ d, span(b, c) ≤ span(a, d)), but
@@ -67,8 +75,14 @@ public final class WindowCache<K, V> {
   private final Span<? super K> span;
   private final BinaryOperator<V> onEqual;
   private final TreeMap<K, V> cache;
-  private final TreeMap<K, Window<K>> byStart;
-  private final TreeSet<Window<K>> bySpan;
+  /**
+   * By identity: every key it is asked about is an instance held by {@code cache}, so no key
+   * comparison is needed (O(1) instead of O(log C) byte-key comparisons per window update, which
+   * made the refresh of W windows per insert the whole cost of a drain).
+   */
+  private final IdentityHashMap<K, Window<K>> byStart = new IdentityHashMap<>();
+  private final Comparator<Window<K>> bySpanOrder;
+  private final PriorityQueue<Window<K>> bySpan;
 
   /**
    * A cache of {@code capacity} keys (B) evicting windows of {@code window} keys (W), 1 ≤ W ≤ B.
@@ -87,11 +101,11 @@ public final class WindowCache<K, V> {
     this.span = span;
     this.onEqual = onEqual;
     this.cache = new TreeMap<>(order);
-    this.byStart = new TreeMap<>(order);
-    this.bySpan = new TreeSet<>((a, b) -> {
+    this.bySpanOrder = (a, b) -> {
       int c = Long.compareUnsigned(a.span(), b.span());
       return c != 0 ? c : order.compare(a.start(), b.start());
-    });
+    };
+    this.bySpan = new PriorityQueue<>(bySpanOrder);
   }
 
   /** B. */
@@ -121,12 +135,20 @@ public final class WindowCache<K, V> {
     }
     cache.put(key, value);
     refreshWindowsTouching(key);
-    return cache.size() >= capacity ? evict(bySpan.first()) : List.of();
+    return cache.size() >= capacity ? evict(best()) : List.of();
   }
 
   /** The window the next eviction would take, if the cache holds at least W keys. */
   public Optional<Window<K>> bestWindow() {
-    return bySpan.isEmpty() ? Optional.empty() : Optional.of(bySpan.first());
+    return Optional.ofNullable(best());
+  }
+
+  /** The live window with the smallest (span, start), discarding stale ones on top; null if none. */
+  private Window<K> best() {
+    while (!bySpan.isEmpty() && byStart.get(bySpan.peek().start()) != bySpan.peek()) {
+      bySpan.poll();
+    }
+    return bySpan.peek();
   }
 
   /**
@@ -139,7 +161,7 @@ public final class WindowCache<K, V> {
     if (!cache.containsKey(key)) {
       return List.of();
     }
-    if (bySpan.isEmpty()) {
+    if (byStart.isEmpty()) {
       List<Map.Entry<K, V>> all = new ArrayList<>(cache.entrySet());
       cache.clear();
       byStart.clear();
@@ -152,12 +174,20 @@ public final class WindowCache<K, V> {
         break;
       }
       Window<K> w = byStart.get(start);
-      if (w != null && (best == null || bySpan.comparator().compare(w, best) < 0)) {
+      if (w != null && (best == null || bySpanOrder.compare(w, best) < 0)) {
         best = w;
       }
     }
     if (best == null) { // key is among the last W−1 keys: the last complete window holds it
-      best = byStart.lastEntry().getValue();
+      K start = null;
+      int n = 0;
+      for (K k : cache.descendingKeySet()) { // the W-th key from the end starts the last window
+        start = k;
+        if (++n == window) {
+          break;
+        }
+      }
+      best = byStart.get(start);
     }
     return evict(best);
   }
@@ -246,14 +276,15 @@ public final class WindowCache<K, V> {
         Window<K> w = new Window<>(start, end, span.between(start, end));
         byStart.put(start, w);
         bySpan.add(w);
+        if (bySpan.size() > 2 * byStart.size() + 64) { // mostly stale: rebuild, O(C) once per ~C updates
+          bySpan.clear();
+          bySpan.addAll(byStart.values());
+        }
       }
     }
   }
 
   private void dropWindow(K start) {
-    Window<K> w = byStart.remove(start);
-    if (w != null) {
-      bySpan.remove(w);
-    }
+    byStart.remove(start); // its entry in bySpan is now stale
   }
 }
