@@ -32,6 +32,7 @@ public final class LoadTargets {
     register("lsa", IamStoreTarget::open);
     register("lsm-merge", IamStoreTarget::open);
     register("lsbm", IamStoreTarget::open); // the leveled tree with LSbM's compaction buffer (docs/lsbm.md)
+    register("minmax", IamStoreTarget::open); // Min-Max's write cache and buckets (docs/minmax.md)
     BUILT_IN.addAll(TARGETS.keySet());
     for (LoadTargetProvider provider : ServiceLoader.load(LoadTargetProvider.class)) {
       provider.targets().forEach(LoadTargets::register);

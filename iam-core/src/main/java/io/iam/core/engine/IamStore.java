@@ -83,6 +83,8 @@ public final class IamStore implements AutoCloseable {
   private final NodeTree nodeTree;
   /** tree=lsbm: the compaction buffer's engine side; null for the other trees. */
   private final LsbmBuffer lsbm;
+  /** tree=minmax: the write cache and the buckets' IB-tree; null for the other trees. */
+  private final MinMaxEngine minmax;
   private final Statistics stats;
   private final ExecutorService background;
   private final ExecutorService flusher;
@@ -189,6 +191,7 @@ public final class IamStore implements AutoCloseable {
           }
         })
         : null;
+    this.minmax = options.get(StoreOptions.TREE) == TreeKind.MINMAX ? new MinMaxEngine(versions, tables, stats, cmp, options) : null;
   }
 
   /**
@@ -302,10 +305,11 @@ public final class IamStore implements AutoCloseable {
           long first;
           try {
             first = WriteBatch.sequence(record);
-            if (first <= flushed) {
+            if (first + WriteBatch.count(record) - 1 <= flushed) {
               // Already in table files: a node tree keeps a log until its last memtable is
               // flushed, so a log can hold memtables flushed before the crash. A batch never
-              // spans two memtables, so its first number decides.
+              // spans two memtables, but tree=minmax may have evicted part of one from its
+              // cache, so the batch's last number decides.
               maxSequence = Math.max(maxSequence, first);
               continue;
             }
@@ -371,7 +375,7 @@ public final class IamStore implements AutoCloseable {
    * at once by a leveled tree, kept as an immutable memtable for the background flush by a node tree.
    */
   private void recovered(MemTable table, long logNumber, List<Immutable> recovered, VersionEdit edit) throws IOException {
-    if (nodeTree != null) {
+    if (nodeTree != null || minmax != null) {
       recovered.add(new Immutable(table, logNumber));
     } else {
       addIfWritten(edit, writeLevel0(table));
@@ -557,7 +561,7 @@ public final class IamStore implements AutoCloseable {
     boolean delayed = false;
     while (true) {
       ensureOpen();
-      int l0 = versions.current().files(0).size();
+      int l0 = minmax != null ? 0 : versions.current().files(0).size(); // minmax: level 0 holds the buckets
       if (!delayed && l0 >= options.get(StoreOptions.L0_SLOWDOWN_TRIGGER)) {
         long start = System.nanoTime();
         mutex.unlock();
@@ -612,7 +616,7 @@ public final class IamStore implements AutoCloseable {
    * What one read sees, taken atomically under {@code mutex}: its sequence number, the memtables
    * newest first, and the pinned version (release it with {@link Version#unref()}).
    */
-  private record ReadView(long sequence, List<MemTable> memtables, Version version) {}
+  private record ReadView(long sequence, List<MemTable> memtables, Version version, long minmaxTicket) {}
 
   private ReadView readView(ReadOptions opts) throws IOException {
     mutex.lock();
@@ -621,7 +625,8 @@ public final class IamStore implements AutoCloseable {
       List<MemTable> memtables = new ArrayList<>();
       memtables.add(mem);
       imms.descendingIterator().forEachRemaining(i -> memtables.add(i.table()));
-      return new ReadView(sequenceOf(opts), memtables, versions.pinCurrent());
+      long ticket = minmax == null ? 0 : minmax.openRead(); // before the version is pinned
+      return new ReadView(sequenceOf(opts), memtables, versions.pinCurrent(), ticket);
     } finally {
       mutex.unlock();
     }
@@ -641,6 +646,9 @@ public final class IamStore implements AutoCloseable {
       }
       if (!l.isAbsent()) {
         return l.isFound() ? l.value().clone() : null; // the memtable's own array must not escape
+      }
+      if (minmax != null) {
+        return minmax.get(version, key, sequence);
       }
       byte[] seek = InternalKey.seekKey(key, sequence);
       for (FileMeta f : version.files(0)) {
@@ -667,6 +675,9 @@ public final class IamStore implements AutoCloseable {
       return null;
     } finally {
       version.unref();
+      if (minmax != null) {
+        minmax.closeRead(view.minmaxTicket());
+      }
     }
   }
 
@@ -691,8 +702,12 @@ public final class IamStore implements AutoCloseable {
     Version version = view.version();
     List<InternalIterator> children = new ArrayList<>();
     view.memtables().forEach(m -> children.add(TableCache.iterator(m)));
+    if (minmax != null) {
+      children.add(minmax.cacheIterator());
+      children.add(minmax.bucketIterator(version, opts.upperBound())); // level 0: the buckets, opened as a scan reaches them
+    }
     try {
-      for (FileMeta f : version.files(0)) {
+      for (FileMeta f : minmax != null ? List.<FileMeta>of() : version.files(0)) {
         children.add(tables.iterator(f));
       }
       for (int level = 1; level < version.numLevels(); level++) {
@@ -702,13 +717,24 @@ public final class IamStore implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       version.unref();
+      if (minmax != null) {
+        minmax.closeRead(view.minmaxTicket());
+      }
       throw e;
     }
     openIterators.incrementAndGet();
     return new StoreIterator(new MergingIterator(cmp, children), cmp.userComparator(), sequence, opts.upperBound(), () -> {
       version.unref();
+      if (minmax != null) {
+        minmax.closeRead(view.minmaxTicket());
+      }
       openIterators.decrementAndGet();
-    }, target -> countScan(version, target));
+    }, target -> {
+      countScan(version, target);
+      if (minmax != null) {
+        minmax.countSeek();
+      }
+    });
   }
 
   /**
@@ -801,11 +827,16 @@ public final class IamStore implements AutoCloseable {
     }
     if (!imms.isEmpty() && !flushScheduled) {
       flushScheduled = true;
-      flusher.execute(nodeTree != null ? this::flushNodeTreeInBackground : this::flushInBackground);
+      flusher.execute(nodeTree != null ? this::flushNodeTreeInBackground
+          : minmax != null ? this::flushMinMaxInBackground : this::flushInBackground);
     }
     int threads = options.get(StoreOptions.BACKGROUND_THREADS);
     if (nodeTree != null) {
       scheduleNodeJobs(threads);
+      return;
+    }
+    if (minmax != null) {
+      scheduleMinMaxSort();
       return;
     }
     while (compactionsRunning < threads) {
@@ -936,7 +967,7 @@ public final class IamStore implements AutoCloseable {
       busyNodes.addAll(job.reserved());
       memtableFlushRunning = true;
       long smallestSnapshot = smallestSnapshot();
-      long nextLog = imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
+      long nextLog = nextLogLocked();
       mutex.unlock();
       List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
     List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -953,40 +984,62 @@ public final class IamStore implements AutoCloseable {
         memtableFlushRunning = false;
         pendingOutputs.removeAll(outputs);
       }
-      if (failure == null) {
-        imms.pollFirst();
-        retryNanos = 0;
-        stats.flushes.increment();
-      } else {
-        stats.flushFailures.increment();
-        LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
-        discard(outputs);
+      if (failure != null) {
         filled.forEach(blockCache::evictFile); // their space may be written again
-        backoff();
       }
-      flushScheduled = false;
-      deleteObsoleteFilesLocked();
-      maybeScheduleWork();
-      backgroundDone.signalAll();
+      finishFlush(failure, outputs);
     } finally {
       mutex.unlock();
     }
   }
 
+  /**
+   * The oldest log still needed once the oldest immutable memtable is flushed: the next
+   * immutable's, or the active memtable's. A later switch only adds newer logs. Holds {@code mutex}.
+   */
+  private long nextLogLocked() {
+    return imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
+  }
+
+  /** The oldest immutable memtable, or null (the flush is then off) if none or the store closes. Holds {@code mutex}. */
+  private Immutable flushCandidateLocked() {
+    Immutable imm = imms.peekFirst();
+    if (imm == null || closing) {
+      flushScheduled = false;
+      return null;
+    }
+    return imm;
+  }
+
+  /** After a flush: drops the memtable if it succeeded, else backs off for a retry. Holds {@code mutex}. */
+  private void finishFlush(IOException failure, List<Long> outputs) {
+    if (failure == null) {
+      imms.pollFirst();
+      retryNanos = 0;
+      stats.flushes.increment();
+    } else {
+      stats.flushFailures.increment();
+      LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
+      discard(outputs);
+      backoff();
+    }
+    flushScheduled = false;
+    deleteObsoleteFilesLocked();
+    maybeScheduleWork();
+    backgroundDone.signalAll();
+  }
+
   private void flushInBackground() {
     mutex.lock();
     try {
-      Immutable imm = imms.peekFirst();
-      if (imm == null || closing) {
-        flushScheduled = false;
+      Immutable imm = flushCandidateLocked();
+      if (imm == null) {
         return;
       }
       long fileNumber = versions.newFileNumber();
       pendingOutput(fileNumber);
       long smallestSnapshot = smallestSnapshot();
-      // The oldest log still needed once this memtable is flushed: the next immutable's, or the
-      // active memtable's. Taken now; a later switch only adds newer logs.
-      long nextLog = imms.size() > 1 ? new ArrayList<>(imms).get(1).logNumber() : memLogNumber;
+      long nextLog = nextLogLocked();
       mutex.unlock();
       FileMeta meta = null;
       IOException failure = null;
@@ -1003,23 +1056,10 @@ public final class IamStore implements AutoCloseable {
         mutex.lock();
         pendingOutputs.remove(fileNumber);
       }
-      if (failure == null) {
-        imms.pollFirst();
-        retryNanos = 0;
-        stats.flushes.increment();
-        if (meta != null) {
-          stats.flushBytes.add(meta.fileSize());
-        }
-      } else {
-        stats.flushFailures.increment();
-        LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
-        discard(List.of(fileNumber));
-        backoff();
+      if (failure == null && meta != null) {
+        stats.flushBytes.add(meta.fileSize());
       }
-      flushScheduled = false;
-      deleteObsoleteFilesLocked();
-      maybeScheduleWork();
-      backgroundDone.signalAll();
+      finishFlush(failure, List.of(fileNumber));
     } catch (RuntimeException e) {
       flushScheduled = false;
       LOG.log(Level.ERROR, "flush failed unexpectedly", e);
@@ -1027,6 +1067,71 @@ public final class IamStore implements AutoCloseable {
     } finally {
       mutex.unlock();
     }
+  }
+
+  /**
+   * tree=minmax: drains the oldest immutable memtable into the write cache and installs the
+   * buckets it evicted; the memtable leaves the list once that is done (its log stays while the
+   * cache holds its entries).
+   */
+  private void flushMinMaxInBackground() {
+    mutex.lock();
+    try {
+      Immutable imm = flushCandidateLocked();
+      if (imm == null) {
+        return;
+      }
+      long smallestSnapshot = smallestSnapshot();
+      long nextLog = nextLogLocked();
+      mutex.unlock();
+      List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
+      IOException failure = null;
+      try {
+        minmax.drain(imm.table(), imm.logNumber(), nextLog, smallestSnapshot, this::newOutputNumber, outputs, rateLimiter);
+      } catch (IOException e) {
+        failure = e;
+      } catch (RuntimeException e) {
+        failure = new IOException("min-max flush failed unexpectedly", e);
+      } finally {
+        mutex.lock();
+        pendingOutputs.removeAll(outputs);
+      }
+      finishFlush(failure, outputs);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** tree=minmax: starts a maintenance sort if one is due and none runs. Holds {@code mutex}. */
+  private void scheduleMinMaxSort() {
+    if (compactionsRunning > 0) {
+      return;
+    }
+    List<FileMeta> inputs = minmax.planSort(versions.current());
+    if (inputs.isEmpty()) {
+      return;
+    }
+    compactionsRunning++;
+    background.execute(() -> {
+      List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
+      IOException failure = null;
+      try {
+        if (!closing) {
+          minmax.sort(inputs, smallestSnapshotNow(), this::newOutputNumber, outputs, rateLimiter);
+        }
+      } catch (IOException e) {
+        failure = e;
+      } catch (RuntimeException e) {
+        failure = new IOException("min-max sort failed unexpectedly", e);
+      } finally {
+        mutex.lock();
+        try {
+          finishCompaction(failure, outputs, "min-max sort");
+        } finally {
+          mutex.unlock();
+        }
+      }
+    });
   }
 
   /** Sleeps before retrying failed background work, doubling up to one second. Holds {@code mutex}. */
@@ -1081,25 +1186,32 @@ public final class IamStore implements AutoCloseable {
         for (FileMeta f : pick.allInputs()) {
           busyFiles.remove(f.fileNumber());
         }
-        pendingOutputs.removeAll(outputs);
-        compactionsRunning--;
-        if (failure == null) {
-          if (!pick.inputs().isEmpty()) {
-            cursors[pick.level()] = pick.inputs().get(pick.inputs().size() - 1).largest();
-          }
-        } else if (!closing) {
-          stats.compactionFailures.increment();
-          LOG.log(Level.WARNING, "compaction failed; will retry: " + failure.getMessage(), failure);
-          discard(outputs);
-          backoff();
+        if (failure == null && !pick.inputs().isEmpty()) {
+          cursors[pick.level()] = pick.inputs().get(pick.inputs().size() - 1).largest();
         }
-        deleteObsoleteFilesLocked();
-        maybeScheduleWork();
-        backgroundDone.signalAll();
+        finishCompaction(failure, outputs, "compaction");
       } finally {
         mutex.unlock();
       }
     }
+  }
+
+  /**
+   * After a compaction (or a min-max sort) ended: frees its thread and outputs; after a failure,
+   * deletes what it wrote and backs off before the retry. Holds {@code mutex}.
+   */
+  private void finishCompaction(IOException failure, List<Long> outputs, String what) {
+    pendingOutputs.removeAll(outputs);
+    compactionsRunning--;
+    if (failure != null && !closing) {
+      stats.compactionFailures.increment();
+      LOG.log(Level.WARNING, what + " failed; will retry: " + failure.getMessage(), failure);
+      discard(outputs);
+      backoff();
+    }
+    deleteObsoleteFilesLocked();
+    maybeScheduleWork();
+    backgroundDone.signalAll();
   }
 
   /** Installs a compaction's edit; with tree=lsbm, with its buffered merge (the inputs of C_i kept as B_i+1). */
@@ -1298,6 +1410,7 @@ public final class IamStore implements AutoCloseable {
         boolean pending = !imms.isEmpty() || flushScheduled || compactionsRunning > 0 || purgeScheduled
             || (nodeTree != null
                 ? nodeTree.pick(versions.current(), busyNodes, true) != null
+                : minmax != null ? !minmax.planSort(versions.current()).isEmpty()
                 : picker.pick(versions.current(), busyFiles, cursors) != null);
         if (!pending) {
           return;
@@ -1348,6 +1461,11 @@ public final class IamStore implements AutoCloseable {
   /** The on-disk levels of a node tree (0 for a leveled tree). */
   public int depth() {
     return versions.current().depth();
+  }
+
+  /** tree=minmax: the write cache and buckets, or null for the other trees. */
+  MinMaxEngine minmax() {
+    return minmax;
   }
 
   /** The node tree's executor, or null for a leveled tree. */

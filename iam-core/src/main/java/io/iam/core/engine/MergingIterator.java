@@ -4,23 +4,19 @@ import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Merges several internal iterators into one ordered stream. Internal keys are unique across
  * sources (every write has its own sequence number), so no tie-breaking is needed. Closing it
  * closes the children.
  */
-final class MergingIterator implements InternalIterator {
+final class MergingIterator extends HeapIterator {
 
-  private final InternalKeyComparator cmp;
   private final List<InternalIterator> children;
-  private final PriorityQueue<InternalIterator> heap;
 
   MergingIterator(InternalKeyComparator cmp, List<InternalIterator> children) {
-    this.cmp = cmp;
+    super(cmp, children.size());
     this.children = List.copyOf(children);
-    this.heap = new PriorityQueue<>(Math.max(1, children.size()), (a, b) -> cmp.compare(a.key(), b.key()));
   }
 
   private void rebuild() {
@@ -30,11 +26,6 @@ final class MergingIterator implements InternalIterator {
         heap.add(c);
       }
     }
-  }
-
-  @Override
-  public boolean valid() {
-    return !heap.isEmpty();
   }
 
   @Override
@@ -55,27 +46,18 @@ final class MergingIterator implements InternalIterator {
 
   @Override
   public void next() throws IOException {
-    InternalIterator top = heap.poll();
-    top.next();
-    if (top.valid()) {
-      heap.add(top);
-    }
-  }
-
-  @Override
-  public byte[] key() {
-    return heap.peek().key();
-  }
-
-  @Override
-  public byte[] value() {
-    return heap.peek().value();
+    advanceTop();
   }
 
   @Override
   public void close() throws IOException {
+    closeAll(children);
+  }
+
+  /** Closes every iterator of {@code its}, then throws the first failure, if any. */
+  static void closeAll(List<InternalIterator> its) throws IOException {
     IOException first = null;
-    for (InternalIterator c : children) {
+    for (InternalIterator c : its) {
       try {
         c.close();
       } catch (IOException e) {

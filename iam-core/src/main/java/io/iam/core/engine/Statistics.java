@@ -51,6 +51,17 @@ public final class Statistics {
   final LongAdder bufferPaced = new LongAdder();
   final LongAdder bufferTrimmed = new LongAdder();
   final LongAdder bufferTrims = new LongAdder();
+  /** tree=minmax: buckets (and their bytes) written by evictions, windows evicted early to free an old log, maintenance sorts. */
+  final LongAdder minmaxBuckets = new LongAdder();
+  final LongAdder minmaxBucketBytes = new LongAdder();
+  final LongAdder minmaxForcedEvictions = new LongAdder();
+  final LongAdder minmaxSorts = new LongAdder();
+  /** tree=minmax: point reads that reached the buckets, and the buckets they read (IB-tree stabbing hits). */
+  final LongAdder minmaxPointReads = new LongAdder();
+  final LongAdder minmaxPointBuckets = new LongAdder();
+  /** tree=minmax: iterator seeks, and the buckets each meets from its key on (IB-tree overlap hits). */
+  final LongAdder minmaxRangeReads = new LongAdder();
+  final LongAdder minmaxRangeBuckets = new LongAdder();
   /** Node-tree background jobs started while another background job was running. */
   final LongAdder parallelJobs = new LongAdder();
   private final LongAdder[] compactionRead;
@@ -272,9 +283,23 @@ public final class Statistics {
     m.put("buffer.paced", bufferPaced.sum());
     m.put("buffer.trimmed", bufferTrimmed.sum());
     m.put("buffer.trims", bufferTrims.sum());
+    m.put("minmax.buckets-written", minmaxBuckets.sum());
+    m.put("minmax.bucket-bytes-written", minmaxBucketBytes.sum());
+    m.put("minmax.forced-evictions", minmaxForcedEvictions.sum());
+    m.put("minmax.sorts", minmaxSorts.sum());
+    m.put("minmax.point-reads", minmaxPointReads.sum());
+    m.put("minmax.point-read-buckets", minmaxPointBuckets.sum());
+    m.put("minmax.buckets-per-point-read", ratio(minmaxPointBuckets.sum(), minmaxPointReads.sum()));
+    m.put("minmax.range-reads", minmaxRangeReads.sum());
+    m.put("minmax.range-read-buckets", minmaxRangeBuckets.sum());
+    m.put("minmax.buckets-per-range-read", ratio(minmaxRangeBuckets.sum(), minmaxRangeReads.sum()));
     m.put("bloom.checked", bloomChecked.sum());
     m.put("bloom.useful", bloomUseful.sum());
     m.put("bloom.false-positive", bloomFalsePositive.sum());
     return m;
+  }
+
+  private static double ratio(long a, long b) {
+    return b == 0 ? 0 : (double) a / b;
   }
 }

@@ -56,6 +56,16 @@ final class StatsReport {
           s.bufferLookups.sum(), s.bufferHits(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
           s.bufferPaced(), s.bufferTrimmed(), s.bufferTrims.sum()));
     }
+    MinMaxEngine minmax = store.minmax();
+    if (minmax != null) {
+      List<FileMeta> buckets = store.levels().get(0);
+      sb.append(String.format("min-max: %d buckets (%s), %d cached entries, at most %d buckets share a key; "
+              + "written %d, early evictions %d, sorts %d; buckets per point read %.2f, per range read %.2f%n",
+          buckets.size(), human(buckets.stream().mapToLong(FileMeta::fileSize).sum()), minmax.cachedEntries(),
+          minmax.maxOverlap(), s.minmaxBuckets.sum(), s.minmaxForcedEvictions.sum(), s.minmaxSorts.sum(),
+          s.asMap().get("minmax.buckets-per-point-read").doubleValue(),
+          s.asMap().get("minmax.buckets-per-range-read").doubleValue()));
+    }
     sb.append(String.format("user %s, log %s, write-amp %.2f (with log %.2f)%n",
         human(s.userBytes()), human(s.walBytes()), s.writeAmplification(), s.writeAmplificationWithWal()));
     sb.append(String.format("flushes %d, compactions %d (+%d moves), failures %d/%d, stall %.1f ms, slowdown %.1f ms%n",
@@ -105,6 +115,13 @@ final class StatsReport {
       m.put("buffer." + level + ".bytes", buffer.bytes(level));
       m.put("buffer." + level + ".cached-blocks", numbers.stream().mapToLong(store.blockCache()::residentBlocks).sum());
       m.put("buffer." + level + ".frozen", buffer.frozen(level) ? 1 : 0);
+    }
+    MinMaxEngine minmax = store.minmax();
+    if (minmax != null) {
+      m.put("minmax.buckets", levels.get(0).size());
+      m.put("minmax.bucket-bytes", levels.get(0).stream().mapToLong(FileMeta::fileSize).sum());
+      m.put("minmax.cache-entries", minmax.cachedEntries());
+      m.put("minmax.max-overlap", minmax.maxOverlap());
     }
     m.put("disk.bytes", store.diskBytes());
     m.put("block-cache.hits", store.blockCache().hits());

@@ -18,8 +18,8 @@ public final class StoreOptions {
 
   public static final Option<TreeKind> TREE =
       Option.builder("tree", OptionType.enumOf(TreeKind.class))
-          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.LSBM)
-          .doc("the tree the store keeps its files in: leveled, iam, lsa, lsm-merge or lsbm; fixed when the store is created").build();
+          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.MINMAX)
+          .doc("the tree the store keeps its files in: leveled, iam, lsa, lsm-merge, lsbm or minmax; fixed when the store is created").build();
 
   public static final Option<Integer> FANOUT =
       Option.builder("fanout", OptionType.INT)
@@ -65,6 +65,21 @@ public final class StoreOptions {
       Option.builder("lsbm-freeze-shrink", OptionType.DOUBLE)
           .defaultValue(0.1).bounds(0.0, 1.0)
           .doc("tree=lsbm: a merge into C_i+1 that writes under (1 - this) of the bytes it read found repeated data and freezes B_i+1 until C_i+1 turns over; 1 never freezes").build();
+
+  public static final Option<Integer> MINMAX_CACHE =
+      Option.builder("minmax-cache", OptionType.INT)
+          .defaultValue(65_536).bounds(1, 1 << 26)
+          .doc("tree=minmax: B, the entries the sorted write cache holds; when it is full its most compact window is evicted as a bucket").build();
+
+  public static final Option<Integer> MINMAX_WINDOW =
+      Option.builder("minmax-window", OptionType.INT)
+          .defaultValue(64).bounds(1, 1 << 26)
+          .doc("tree=minmax: W, the entries of a window, hence of a bucket (at most minmax-cache); each write recomputes W windows, so the drain's cost grows with W").build();
+
+  public static final Option<Integer> MINMAX_SORT_OVERLAP =
+      Option.builder("minmax-sort-overlap", OptionType.INT)
+          .defaultValue(0).bounds(0, 1 << 20)
+          .doc("tree=minmax: d; a background sort merges the buckets holding a key once more than d buckets hold it; 0: no sort, buckets are never merged").build();
 
   public static final Option<Long> MEMTABLE_SIZE =
       Option.builder("memtable-size", OptionType.SIZE)
@@ -162,7 +177,8 @@ public final class StoreOptions {
       OptionTable.of(
           "store",
           List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING,
-              LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
+              LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
+              MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
@@ -171,7 +187,11 @@ public final class StoreOptions {
               ? Optional.empty()
               : Optional.of(v.nameOf(L0_COMPACTION_TRIGGER) + "=" + v.get(L0_COMPACTION_TRIGGER)
                   + ", " + v.nameOf(L0_SLOWDOWN_TRIGGER) + "=" + v.get(L0_SLOWDOWN_TRIGGER) + ", "
-                  + v.nameOf(L0_STOP_TRIGGER) + "=" + v.get(L0_STOP_TRIGGER) + ": allowed compaction <= slowdown <= stop"));
+                  + v.nameOf(L0_STOP_TRIGGER) + "=" + v.get(L0_STOP_TRIGGER) + ": allowed compaction <= slowdown <= stop"),
+          v -> v.get(MINMAX_WINDOW) <= v.get(MINMAX_CACHE)
+              ? Optional.empty()
+              : Optional.of(v.nameOf(MINMAX_WINDOW) + "=" + v.get(MINMAX_WINDOW) + ", " + v.nameOf(MINMAX_CACHE) + "="
+                  + v.get(MINMAX_CACHE) + ": a window holds at most the cache (window <= cache)"));
 
   private StoreOptions() {}
 

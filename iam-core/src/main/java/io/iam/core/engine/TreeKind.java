@@ -17,10 +17,16 @@ public enum TreeKind {
    * The LSbM-tree (ACM TOS 2018): the leveled tree plus a compaction buffer: files merged out of
    * C_i are kept as B_{i+1} so that hot reads keep hitting their cached blocks (docs/lsbm.md).
    */
-  LSBM;
+  LSBM,
+  /**
+   * Min-Max (SSDBM 2021): flushed memtables go through a sorted write cache that evicts its most
+   * compact window of keys as a bucket, written once and never merged; an interval tree over the
+   * buckets' key ranges finds those a read must look at (docs/minmax.md).
+   */
+  MINMAX;
 
   /** Whether this tree is built from nodes (LSA/IAM/LSM-merge) rather than leveled files. */
   public boolean nodeTree() {
-    return this != LEVELED && this != LSBM;
+    return this != LEVELED && this != LSBM && this != MINMAX;
   }
 }

@@ -79,6 +79,18 @@ public final class MemTable {
   }
 
   /**
+   * Removes one internal entry, if present (tree=minmax: its write cache drops the entries it
+   * evicted into a bucket once no reader needs them here). The sequence range is not narrowed.
+   */
+  public void remove(byte[] internalKey) {
+    byte[] previous = map.remove(internalKey);
+    if (previous != null) {
+      entries.decrementAndGet();
+      bytes.addAndGet(-(internalKey.length + previous.length + ENTRY_OVERHEAD_BYTES));
+    }
+  }
+
+  /**
    * The newest version of {@code userKey} with sequence ≤ {@code snapshotSequence} (a snapshot
    * beyond {@link InternalKey#MAX_SEQUENCE} reads the latest version).
    */

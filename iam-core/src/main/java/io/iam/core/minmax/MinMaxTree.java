@@ -35,8 +35,8 @@ import java.util.TreeMap;
 public final class MinMaxTree {
 
   private final MinMaxBuffer buffer;
-  private final IntervalBTree<Bucket> index = new IntervalBTree<>();
-  private final Map<Long, IntervalBTree.Item<Bucket>> buckets = new LinkedHashMap<>();
+  private final IntervalBTree<Long, Bucket> index = IntervalBTree.ofLongs();
+  private final Map<Long, IntervalBTree.Item<Long, Bucket>> buckets = new LinkedHashMap<>();
   private final List<Integer> writtenSizes = new ArrayList<>();
   private final List<Integer> readSizes = new ArrayList<>();
   private long merges;
@@ -85,27 +85,11 @@ public final class MinMaxTree {
    * over the endpoints).
    */
   public Optional<List<Bucket>> planSort(int maxOverlap) {
-    long[] starts = buckets.values().stream().mapToLong(IntervalBTree.Item::lo).sorted().toArray();
-    long[] ends = buckets.values().stream().mapToLong(IntervalBTree.Item::hi).sorted().toArray();
-    int depth = 0;
-    int best = 0;
-    long at = 0;
-    for (int i = 0, j = 0; i < starts.length; ) {
-      if (starts[i] <= ends[j]) { // closed intervals: a start at x counts before an end at x
-        if (++depth > best) {
-          best = depth;
-          at = starts[i];
-        }
-        i++;
-      } else {
-        depth--;
-        j++;
-      }
-    }
-    if (best <= maxOverlap) {
+    IntervalBTree.Depth<Long> deepest = index.deepest();
+    if (deepest.count() <= maxOverlap) {
       return Optional.empty();
     }
-    return Optional.of(index.stab(at).stream().map(IntervalBTree.Item::value).toList());
+    return Optional.of(index.stab(deepest.at()).stream().map(IntervalBTree.Item::value).toList());
   }
 
   /**
@@ -115,7 +99,7 @@ public final class MinMaxTree {
   public List<Bucket> sort(List<Bucket> inputs) {
     TreeMap<Long, Entry> newest = new TreeMap<>();
     for (Bucket b : inputs) {
-      IntervalBTree.Item<Bucket> item = buckets.remove(b.id());
+      IntervalBTree.Item<Long, Bucket> item = buckets.remove(b.id());
       if (item == null || !index.remove(item)) {
         throw new IllegalArgumentException("not a bucket of this tree: " + b);
       }
@@ -142,14 +126,14 @@ public final class MinMaxTree {
   }
 
   /** The IB-tree over the buckets. */
-  public IntervalBTree<Bucket> index() {
+  public IntervalBTree<Long, Bucket> index() {
     return index;
   }
 
   /** The newest version of {@code key}, tombstones included, or {@code null} if none. */
   public Entry newest(long key) {
     Entry best = buffer.get(key);
-    for (IntervalBTree.Item<Bucket> item : index.stab(key)) {
+    for (IntervalBTree.Item<Long, Bucket> item : index.stab(key)) {
       Entry e = item.value().get(key);
       if (e != null) {
         best = best == null ? e : Entry.newer(best, e);
@@ -167,7 +151,7 @@ public final class MinMaxTree {
   /** The live keys in [lo, hi] and their newest values, in key order. */
   public NavigableMap<Long, Long> range(long lo, long hi) {
     TreeMap<Long, Entry> newest = new TreeMap<>(buffer.range(lo, hi));
-    for (IntervalBTree.Item<Bucket> item : index.overlapping(lo, hi)) {
+    for (IntervalBTree.Item<Long, Bucket> item : index.overlapping(lo, hi)) {
       for (Entry e : item.value().range(lo, hi)) {
         newest.merge(e.key(), e, Entry::newer);
       }

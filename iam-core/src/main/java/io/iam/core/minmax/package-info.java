@@ -7,7 +7,10 @@
  * trees as formulas ({@link io.iam.core.minmax.LsmCostFormulas}) and as a simulation
  * ({@link io.iam.core.minmax.LsmMergeSimulator}).
  *
- * <p>Everything here is pure: no I/O, no clock, no threads. Keys are {@code long}s (the engine
- * maps byte keys to ranks elsewhere). See docs/minmax.md.
+ * <p>The window logic ({@link io.iam.core.minmax.WindowCache}) and the IB-tree are generic in the
+ * key; {@code MinMaxBuffer}, {@code MinMaxTree} and the cost model use {@code long} keys, and the
+ * engine's {@code tree=minmax} uses them over byte keys ({@link io.iam.core.minmax.ByteKeySpan}).
+ *
+ * <p>Everything here is pure: no I/O, no clock, no threads. See docs/minmax.md.
  */
 package io.iam.core.minmax;

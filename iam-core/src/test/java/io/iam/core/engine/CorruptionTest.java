@@ -113,12 +113,15 @@ class CorruptionTest {
 
   /**
    * One flush of 5,000 keys makes one table: a level-0 file of a leveled tree, a level-1 node file
-   * of a node tree (a capacity file; its data starts at offset 0 all the same).
+   * of a node tree (a capacity file; its data starts at offset 0 all the same), one bucket of
+   * Min-Max with a cache and window of 5,000 entries (the 5,000th entry fills the cache, and its
+   * only window is evicted).
    */
   @ParameterizedTest(name = "tree={0}")
   @MethodSource(StoreModelTest.ALL_TREES)
   void corruptTableIsAnErrorNamingTheFile(String tree, @TempDir Path dir) throws Exception {
-    OptionValues options = StoreModelTest.defaultOptions(tree);
+    OptionValues options = StoreModelTest.with(StoreModelTest.defaultOptions(tree),
+        Map.of("minmax-cache", "5000", "minmax-window", "5000"));
     List<FileMeta> live;
     try (IamStore store = IamStore.open(dir, options)) {
       for (int i = 0; i < 5000; i++) {

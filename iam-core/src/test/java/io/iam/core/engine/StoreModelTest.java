@@ -38,11 +38,14 @@ class StoreModelTest {
   }
 
   /** Every tree the engine has; each model, crash, corruption and fault test runs on each. */
-  static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge", "lsbm");
+  static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge", "lsbm", "minmax");
 
-  /** The trees built from leveled files (no nodes): leveled and its LSbM mode. */
+  /**
+   * The trees built from bare files (no nodes): leveled, its LSbM mode, and Min-Max (whose
+   * buckets are level-0 files).
+   */
   static boolean leveledFiles(String tree) {
-    return tree.equals("leveled") || tree.equals("lsbm");
+    return tree.equals("leveled") || tree.equals("lsbm") || tree.equals("minmax");
   }
 
   /** {@code @MethodSource} of every tree, for the other engine tests: {@link #trees()}. */
@@ -88,18 +91,23 @@ class StoreModelTest {
   /**
    * Small budgets, so flushes, compactions, appends, splits and combines happen all the time: a
    * 64 KiB memtable (also a node tree's C_t), fan-out 4 so node trees grow several levels, and a
-   * block cache of 256 KiB from which IAM chooses its mixed level.
+   * block cache of 256 KiB from which IAM chooses its mixed level; for Min-Max a cache of 400
+   * entries evicting buckets of 40 (a 64 KiB memtable holds about 400 of the tests' entries) and
+   * a maintenance sort once more than 6 buckets share a key.
    */
   static OptionValues smallOptions(String tree, int threads) {
-    return StoreOptions.parse(Map.of(
-        "tree", tree,
-        "fanout", "4",
-        "memtable-size", "64KiB",
-        "target-file-size", "64KiB",
-        "level-base-size", "256KiB",
-        "block-cache-size", "256KiB",
-        "l0-compaction-trigger", "2",
-        "background-threads", Integer.toString(threads)));
+    return StoreOptions.parse(Map.ofEntries(
+        Map.entry("tree", tree),
+        Map.entry("fanout", "4"),
+        Map.entry("memtable-size", "64KiB"),
+        Map.entry("target-file-size", "64KiB"),
+        Map.entry("level-base-size", "256KiB"),
+        Map.entry("block-cache-size", "256KiB"),
+        Map.entry("l0-compaction-trigger", "2"),
+        Map.entry("minmax-cache", "400"),
+        Map.entry("minmax-window", "40"),
+        Map.entry("minmax-sort-overlap", "6"),
+        Map.entry("background-threads", Integer.toString(threads))));
   }
 
   private record Snap(Snapshot snapshot, TreeMap<byte[], byte[]> model) {}
@@ -193,6 +201,13 @@ class StoreModelTest {
         System.out.println("tree=" + tree + " seed " + seed + ":\n" + store.describe() + p);
         assertTrue(store.depth() >= 2, "the node tree grew levels: " + store.depth());
         assertTrue(p.get("node.moves").longValue() + p.get("node.merges").longValue() + p.get("node.appends").longValue() > 0);
+      }
+      if (tree.equals("minmax")) {
+        Map<String, Number> p = store.properties();
+        System.out.println("tree=minmax seed " + seed + ":\n" + store.describe());
+        assertTrue(p.get("minmax.buckets-written").longValue() > 0 && p.get("minmax.sorts").longValue() > 0, p.toString());
+        assertTrue(p.get("minmax.max-overlap").intValue() <= 6, "the sort keeps at most d buckets on a key: " + p);
+        assertTrue(p.get("minmax.point-read-buckets").longValue() > 0);
       }
       assertTrue(store.verify() > 0);
       snaps.forEach(s -> s.snapshot().close());

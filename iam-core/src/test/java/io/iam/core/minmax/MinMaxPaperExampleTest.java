@@ -64,9 +64,9 @@ class MinMaxPaperExampleTest {
     }
 
     // Table 2, Min-Max column: buckets a range query must read (before the final flush).
-    assertEquals(2, tree.index().overlapping(19, 20).size(), "Q1 [19, 20]");
-    assertEquals(2, tree.index().overlapping(11, 12).size(), "Q2 [11, 12]");
-    assertEquals(4, tree.index().overlapping(14, 20).size(), "Q3 [14, 20]");
+    assertEquals(2, tree.index().overlapping(19L, 20L).size(), "Q1 [19, 20]");
+    assertEquals(2, tree.index().overlapping(11L, 12L).size(), "Q2 [11, 12]");
+    assertEquals(4, tree.index().overlapping(14L, 20L).size(), "Q3 [14, 20]");
 
     // End of stream: the last two keys become the 16th bucket (Table 1: 32 / 2 = 16 writes).
     List<Bucket> tail = tree.flush();

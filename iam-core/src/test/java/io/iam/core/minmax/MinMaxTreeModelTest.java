@@ -100,7 +100,7 @@ class MinMaxTreeModelTest {
     List<Bucket> sorted = tree.sort(inputs);
     assertEquals(List.of(List.of(1L, 2L), List.of(3L, 4L), List.of(6L, 7L)),
         sorted.stream().map(b -> List.of(b.min(), b.max())).toList());
-    assertEquals(1, tree.index().stab(2).size());
+    assertEquals(1, tree.index().stab(2L).size());
     assertEquals(before, tree.range(Long.MIN_VALUE, Long.MAX_VALUE));
     LsmCosts c = tree.costs(2);
     assertEquals(1, c.merges());
@@ -123,7 +123,7 @@ class MinMaxTreeModelTest {
     tree.put(4, 40); // evicts 4; the cache still holds tombstone 5 and 6
     assertEquals(Optional.empty(), tree.get(5));
     tree.put(7, 70); // evicts the tombstone of 5: two buckets hold key 5 now
-    assertEquals(2, tree.index().stab(5).size());
+    assertEquals(2, tree.index().stab(5L).size());
     assertEquals(Optional.empty(), tree.get(5));
     tree.put(5, 55);
     assertEquals(Optional.of(55L), tree.get(5));
