@@ -651,10 +651,7 @@ public final class IamStore implements AutoCloseable {
       for (int level = 1; level < version.numLevels(); level++) {
         FileMeta f = version.fileFor(level, key);
         if (f != null) {
-          TableCache.Found found = buffered ? lsbm.get(version, level, f, key, seek, sequence) : null;
-          if (found == null) {
-            found = tables.get(f, seek, key);
-          }
+          TableCache.Found found = buffered ? lsbm.get(version, f, key, seek, sequence) : tables.get(f, seek, key);
           if (found != null) {
             return found.value();
           }
@@ -1101,7 +1098,7 @@ public final class IamStore implements AutoCloseable {
   /** Installs a compaction's edit; with tree=lsbm, with its buffered merge (the inputs of C_i kept as B_i+1). */
   private void installCompaction(VersionEdit edit, CompactionPick pick, long bytesWritten) throws IOException {
     if (lsbm != null) {
-      edit.bufferChange(lsbm.plan(versions.current(), pick, bytesWritten));
+      edit.bufferChange(lsbm.plan(pick, edit, bytesWritten));
     }
     Version installed = versions.logAndApply(edit);
     if (lsbm != null) {

@@ -12,6 +12,7 @@ import io.iam.core.tree.lsbm.BufferChange;
 import io.iam.core.tree.lsbm.BufferFile;
 import io.iam.core.tree.lsbm.BufferedMerge;
 import io.iam.core.tree.lsbm.CompactionBuffer;
+import io.iam.core.tree.lsbm.KeyFilter;
 import io.iam.core.tree.lsbm.LsbmConfig;
 import io.iam.core.tree.lsbm.TrimPlanner;
 import java.io.IOException;
@@ -77,11 +78,21 @@ final class LsbmBuffer implements AutoCloseable {
     }
   }
 
-  /** The buffer change of a compaction about to be installed, planned on {@code before}. */
-  BufferChange plan(Version before, CompactionPick pick, long bytesWritten) {
+  /**
+   * The buffer change of a compaction about to be installed: its inputs (both levels) with their
+   * Bloom filters, and the files it wrote ({@code edit}'s additions).
+   */
+  BufferChange plan(CompactionPick pick, VersionEdit edit, long bytesWritten) throws IOException {
     boolean merged = !pick.trivialMove();
-    return BufferedMerge.plan(pick.level(), before.files(pick.level()), pick.inputs(), merged,
-        merged ? pick.inputBytes() : 0, bytesWritten, config);
+    Map<Long, KeyFilter> filters = new HashMap<>();
+    if (merged) {
+      for (FileMeta f : pick.allInputs()) {
+        filters.put(f.fileNumber(), tables.filter(f));
+      }
+    }
+    List<FileMeta> outputs = edit.added().stream().map(VersionEdit.LevelFile::file).toList();
+    return BufferedMerge.plan(pick.level(), pick.inputs(), pick.nextLevelInputs(), merged ? outputs : List.of(), merged,
+        filters, merged ? pick.inputBytes() : 0, bytesWritten, config);
   }
 
   /** Counts what the edit that produced {@code installed} did to the buffer. */
@@ -95,29 +106,57 @@ final class LsbmBuffer implements AutoCloseable {
   }
 
   /**
-   * The paper's Algorithm 3 at one level i ≥ 1, for a read of the latest data: if C_i's file
-   * {@code f} may hold the key (its Bloom filters, no block read), the usable files of B_i that
-   * cover it are searched and the newest version among them returned; null if the buffer cannot
-   * answer and {@code f} must be read.
+   * The paper's Algorithm 3 at one level i ≥ 1, for a read of the latest data: {@code f} is the
+   * file of C_i covering the key. If the buffer knows the files {@code f} was merged from, and
+   * {@code f}'s Bloom filters admit the key (no block read), the key is looked up in those files
+   * instead, newest data first ({@link #resolve}); otherwise {@code f} is read. Returns the
+   * level's answer: the version found, or null if the level holds none.
    */
-  TableCache.Found get(Version v, int level, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
-    List<BufferFile> candidates = v.buffer().candidates(level, key);
-    if (candidates.isEmpty() || !tables.mayContain(f, key)) {
+  TableCache.Found get(Version v, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
+    CompactionBuffer buffer = v.buffer();
+    if (buffer.sourcesCovering(f.fileNumber(), key) == null) {
+      return tables.get(f, seek, key);
+    }
+    if (!tables.mayContain(f, key)) {
       return null;
     }
     stats.bufferLookups.increment();
-    TableCache.Found best = null;
-    for (BufferFile b : candidates) {
-      TableCache.Found found = tables.get(b.file(), seek, key);
-      if (found != null && (best == null || found.sequence() > best.sequence())) {
-        best = found;
+    TableCache.Found found = resolve(buffer, f, key, seek);
+    if (found != null && found.sequence() > sequence) {
+      return tables.get(f, seek, key); // cannot happen: buffer files are older than the files of the pinned version
+    }
+    return found;
+  }
+
+  /**
+   * {@code x}'s version of {@code key}, read from the files it was merged from where the buffer
+   * still has them: they are walked newest data first (CompactionBuffer's invariant), skipping
+   * those whose Bloom filters rule the key out, and each is itself resolved through its own
+   * sources. A removed source that may hold the key sends the read to {@code x} itself.
+   */
+  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, byte[] key, byte[] seek) throws IOException {
+    List<BufferFile> covering = buffer.sourcesCovering(x.fileNumber(), key);
+    if (covering == null) {
+      TableCache.Found found = tables.get(x, seek, key);
+      if (found != null) {
+        stats.bufferHits.increment();
+      }
+      return found;
+    }
+    for (BufferFile s : covering) {
+      if (!s.filter().mayContain(key)) {
+        continue;
+      }
+      if (!buffer.contains(s.fileNumber())) {
+        stats.bufferFallbacks.increment();
+        return tables.get(x, seek, key);
+      }
+      TableCache.Found found = resolve(buffer, s.file(), key, seek);
+      if (found != null) {
+        return found;
       }
     }
-    if (best == null || best.sequence() > sequence) {
-      return null;
-    }
-    stats.bufferHits.increment();
-    return best;
+    return null;
   }
 
   /**

@@ -137,6 +137,26 @@ final class TableCache implements Closeable {
     return false;
   }
 
+  /**
+   * The Bloom filters of a file's committed sequences as one in-memory test; it keeps working after
+   * the file is closed or deleted (tree=lsbm keeps it for removed buffer files).
+   */
+  io.iam.core.tree.lsbm.KeyFilter filter(FileMeta f) throws IOException {
+    MSTableReader r = reader(f);
+    List<SequenceReader> sequences = new ArrayList<>();
+    for (int i = f.sequenceCount() - 1; i >= 0; i--) {
+      sequences.add(r.sequence(i));
+    }
+    return userKey -> {
+      for (SequenceReader s : sequences) {
+        if (s.mayContain(userKey)) {
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+
   /** Blocks of a file over all its committed sequences (for the trim's cached fraction). */
   long blockCount(FileMeta f) throws IOException {
     MSTableReader r = reader(f);

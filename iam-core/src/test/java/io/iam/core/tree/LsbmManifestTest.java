@@ -41,7 +41,8 @@ class LsbmManifestTest {
       vs.markFileNumberUsed(10);
       vs.logAndApply(new VersionEdit().add(1, upper));
       VersionEdit edit = new VersionEdit().remove(1, 5).add(2, output)
-          .bufferChange(BufferedMerge.plan(1, List.of(upper), List.of(upper), true, 1000, 1000, CONFIG));
+          .bufferChange(BufferedMerge.plan(1, List.of(upper), List.of(), List.of(output), true, java.util.Map.of(), 1000, 1000,
+              CONFIG));
       Version v = vs.logAndApply(edit);
       assertEquals(List.of(upper), v.buffer().allFiles());
       assertTrue(v.files(1).isEmpty());
