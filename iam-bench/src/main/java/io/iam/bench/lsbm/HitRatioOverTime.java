@@ -3,6 +3,8 @@ package io.iam.bench.lsbm;
 import io.iam.bench.util.Charts;
 import io.iam.core.engine.IamStore;
 import io.iam.core.engine.StoreOptions;
+import io.iam.core.fs.LocalFs;
+import io.iam.core.key.BytewiseComparator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +42,8 @@ public final class HitRatioOverTime {
    *     leveled tree ignores the lsbm ones
    */
   public record Params(int records, int valueBytes, long ops, int sampleOps, double hotFraction, double writeFraction,
-      String cache, String memtable, String levelBase, boolean inserts, Map<String, String> options) {
+      String cache, String memtable, String levelBase, boolean inserts, Map<String, String> options,
+      long readLatencyMicros) {
 
     public Params {
       options = Map.copyOf(options);
@@ -48,7 +51,7 @@ public final class HitRatioOverTime {
 
     public static Params defaults(int records, long ops) {
       return new Params(records, 256, ops, Math.max(1000, (int) (ops / 100)), 0.02, 0.5, "4MiB", "1MiB", "4MiB",
-          false, Map.of());
+          false, Map.of(), 0);
     }
 
     /**
@@ -56,7 +59,9 @@ public final class HitRatioOverTime {
      * of the keys), {@code iam.hit-ratio.cache} (block cache size), {@code iam.hit-ratio.inserts}
      * ({@code true}: writes insert new keys spread over the key space instead of updating loaded
      * ones, so merges find no repeated data), {@code iam.hit-ratio.writes} (the write fraction),
-     * {@code iam.hit-ratio.options} (extra store options, {@code key=value,key=value}).
+     * {@code iam.hit-ratio.options} (extra store options, {@code key=value,key=value}), {@code
+     * iam.hit-ratio.read-latency-us} (a simulated device: each read of a table file waits this
+     * long, see {@link SlowReadsFs}).
      */
     public static Params fromSystemProperties(int records, long ops) {
       Params d = defaults(records, ops);
@@ -72,7 +77,7 @@ public final class HitRatioOverTime {
           Double.parseDouble(System.getProperty("iam.hit-ratio.hot", Double.toString(d.hotFraction()))),
           Double.parseDouble(System.getProperty("iam.hit-ratio.writes", Double.toString(d.writeFraction()))),
           System.getProperty("iam.hit-ratio.cache", d.cache()), d.memtable(), d.levelBase(),
-          Boolean.getBoolean("iam.hit-ratio.inserts"), options);
+          Boolean.getBoolean("iam.hit-ratio.inserts"), options, Long.getLong("iam.hit-ratio.read-latency-us", 0));
     }
   }
 
@@ -130,7 +135,8 @@ public final class HitRatioOverTime {
     });
     SplittableRandom random = new SplittableRandom(42);
     List<Sample> samples = new ArrayList<>();
-    try (IamStore store = IamStore.open(dir, StoreOptions.parse(options))) {
+    try (IamStore store = IamStore.open(new SlowReadsFs(LocalFs.INSTANCE, p.readLatencyMicros()), dir,
+        StoreOptions.parse(options), BytewiseComparator.INSTANCE)) {
       int[] order = new int[p.records()]; // every key once, in random order: the store holds `records` keys
       for (int i = 0; i < order.length; i++) {
         int j = random.nextInt(i + 1);

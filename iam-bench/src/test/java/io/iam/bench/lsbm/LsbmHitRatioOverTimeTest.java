@@ -17,7 +17,7 @@ class LsbmHitRatioOverTimeTest {
   @Test
   void samplesEachTreeAndWritesTheChart(@TempDir Path dir) throws Exception {
     HitRatioOverTime.Params p = new HitRatioOverTime.Params(4000, 200, 8000, 1000, 0.05, 0.5, "256KiB", "64KiB", "256KiB", false,
-        Map.of("lsbm-freeze-shrink", "1"));
+        Map.of("lsbm-freeze-shrink", "1"), 1);
     Map<String, HitRatioOverTime.Run> byTree = new LinkedHashMap<>();
     for (String tree : List.of("leveled", "lsbm")) {
       HitRatioOverTime.Run run = HitRatioOverTime.run(tree, dir.resolve(tree), p);

@@ -688,9 +688,10 @@ public final class IamStore implements AutoCloseable {
       for (FileMeta f : version.files(0)) {
         children.add(tables.iterator(f));
       }
+      boolean buffered = lsbm != null && opts.snapshot() == null; // the buffer answers only for the latest data
       for (int level = 1; level < version.numLevels(); level++) {
         if (!version.files(level).isEmpty()) {
-          children.add(tables.levelIterator(version.files(level)));
+          children.add(buffered ? lsbm.levelIterator(version, version.files(level)) : tables.levelIterator(version.files(level)));
         }
       }
     } catch (IOException | RuntimeException e) {

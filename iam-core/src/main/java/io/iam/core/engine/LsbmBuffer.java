@@ -17,6 +17,10 @@ import io.iam.core.tree.lsbm.LsbmConfig;
 import io.iam.core.tree.lsbm.TrimPlanner;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import io.iam.core.iter.InternalIterator;
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.KeyComparator;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +161,75 @@ final class LsbmBuffer implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * The paper's Algorithm 4 for one level i ≥ 1 of a scan of the latest data: an iterator over
+   * the level's files in which each file whose sources are all still in the buffer is read from
+   * them instead (their cached blocks), each source limited to the key range it answers for. The
+   * sources hold, for every key, the file's version as their newest one (CompactionBuffer's
+   * invariant), so the store's iterator, which takes each key's newest version, sees what the file
+   * holds. A file with a removed source is read itself: a removed file's Bloom filters cannot rule
+   * out a range.
+   */
+  InternalIterator levelIterator(Version v, List<FileMeta> files) {
+    CompactionBuffer buffer = v.buffer();
+    return tables.levelIterator(files, f -> {
+      List<BufferFile> sources = buffer.sources(f.fileNumber());
+      if (sources.isEmpty() || !sources.stream().allMatch(b -> buffer.contains(b.fileNumber()))) {
+        return tables.iterator(f);
+      }
+      stats.bufferScans.increment();
+      List<InternalIterator> children = new ArrayList<>();
+      try {
+        for (BufferFile b : sources) {
+          children.add(new Clipped(tables.iterator(b.file()), b.lo(), b.hi(), buffer.userComparator()));
+        }
+      } catch (IOException | RuntimeException e) {
+        for (InternalIterator c : children) {
+          c.close();
+        }
+        throw e;
+      }
+      return tables.merged(children);
+    });
+  }
+
+  /** A view of an iterator limited to the user keys [lo, hi], both inclusive; closing it closes the source. */
+  private static final class Clipped extends ForwardingIterator {
+    private final byte[] lo;
+    private final byte[] hi;
+    private final KeyComparator user;
+
+    Clipped(InternalIterator source, byte[] lo, byte[] hi, KeyComparator user) {
+      super(source);
+      this.lo = lo;
+      this.hi = hi;
+      this.user = user;
+    }
+
+    @Override
+    public boolean valid() {
+      if (!delegate.valid()) {
+        return false;
+      }
+      byte[] k = delegate.key();
+      return user.compare(k, 0, InternalKey.userKeyLength(k.length), hi, 0, hi.length) <= 0;
+    }
+
+    @Override
+    public void seekToFirst() throws IOException {
+      delegate.seek(InternalKey.seekKey(lo, InternalKey.MAX_SEQUENCE));
+    }
+
+    @Override
+    public void seek(byte[] internalKey) throws IOException {
+      if (user.compare(internalKey, 0, InternalKey.userKeyLength(internalKey.length), lo, 0, lo.length) < 0) {
+        seekToFirst();
+      } else {
+        delegate.seek(internalKey);
+      }
+    }
   }
 
   /**

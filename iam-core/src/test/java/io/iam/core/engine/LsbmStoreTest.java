@@ -194,6 +194,62 @@ class LsbmStoreTest {
     assertTrue(misses.get("lsbm") * 10 < misses.get("leveled"), "tree=lsbm read the cached merged files: " + misses);
   }
 
+  /**
+   * Scans read a level's file from its sources when the buffer still has them all (Algorithm 4),
+   * and must still see the newest version: keys inside buffer files' ranges are updated and
+   * deleted (in the memtable, then flushed and merged down), and every scan, from the start and
+   * from random seeks, is compared with the model.
+   */
+  @Test
+  void scansThroughTheBufferSeeTheNewestVersions(@TempDir Path dir) throws Exception {
+    try (IamStore store = IamStore.open(dir, options(Map.of("lsbm-freeze-shrink", "1", "lsbm-buffer-fraction", "10")))) {
+      TreeMap<byte[], byte[]> model = load(store, 9);
+      Random random = new Random(9);
+      for (int round = 1; round <= 4; round++) {
+        long scans = store.properties().get("buffer.scans").longValue();
+        StoreModelTest.fullCheck(store, model, "round " + round + " before");
+        assertTrue(store.properties().get("buffer.scans").longValue() > scans,
+            "the scan read some files from their sources: " + store.describe());
+        for (int n = 0; n < 1500; n++) {
+          int i = random.nextInt(KEYS);
+          if (random.nextInt(4) == 0) {
+            store.delete(k(i));
+            model.remove(k(i));
+          } else {
+            store.put(k(i), v(i, round));
+            model.put(k(i), v(i, round));
+          }
+          if (n % 500 == 0) {
+            seekAndCompare(store, model, random, "round " + round + " write " + n);
+          }
+        }
+        StoreModelTest.fullCheck(store, model, "round " + round + " unflushed");
+        store.flushAndSettle();
+        for (int s = 0; s < 20; s++) {
+          seekAndCompare(store, model, random, "round " + round + " settled");
+        }
+      }
+    }
+  }
+
+  private static void seekAndCompare(IamStore store, TreeMap<byte[], byte[]> model, Random random, String at)
+      throws Exception {
+    byte[] from = k(random.nextInt(KEYS));
+    try (StoreIterator it = store.iterator()) {
+      it.seek(from);
+      int steps = 0;
+      for (var e : model.tailMap(from, true).entrySet()) {
+        if (steps++ == 200) {
+          break;
+        }
+        assertTrue(it.valid(), at + ": missing " + new String(e.getKey(), StandardCharsets.UTF_8));
+        assertArrayEquals(e.getKey(), it.key(), at);
+        assertArrayEquals(e.getValue(), it.value(), at);
+        it.next();
+      }
+    }
+  }
+
   @Test
   void thePaceKeepsEachBufferListUnderItsCap(@TempDir Path dir) throws Exception {
     OptionValues options = options(Map.of("lsbm-buffer-fraction", "0.5", "lsbm-freeze-shrink", "1"));

@@ -75,6 +75,11 @@ public final class CompactionBuffer {
     return new CompactionBuffer(user, files, Map.of(), new boolean[levels], new long[levels], 0, Outcome.NONE);
   }
 
+  /** The user-key order the buffer's ranges are in. */
+  public KeyComparator userComparator() {
+    return user;
+  }
+
   public int numLevels() {
     return files.size();
   }
