@@ -29,7 +29,9 @@ import org.knowm.xchart.XYSeries;
  * <p>{@code java -cp iam-bench/target/iam.jar io.iam.bench.lsbm.HitRatioOverTime OUT_DIR [records]
  * [ops] [trees]}, e.g. {@code out 200000 400000 leveled,lsbm}; {@code -Diam.hit-ratio.describe=true}
  * prints each store's statistics (levels, buffer lists, buffer hits) at the end of its run. The
- * trees run one after the other in the same process, on the same seed. Reads per second count only
+ * trees run one after the other in the same process, on the same seed; {@code
+ * -Diam.hit-ratio.rounds=2} runs them again in the reverse order (the first run of a process pays
+ * the JIT's warm-up) and reports the geometric mean of the reads per second. Reads per second count only
  * the time spent in reads (the writes' time, which includes flush and compaction stalls, is left
  * out), so they compare what the cache gives the reads.
  */
@@ -240,29 +242,44 @@ public final class HitRatioOverTime {
     Path out = Path.of(args.length > 0 ? args[0] : "lsbm-hit-ratio");
     int records = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
     long ops = args.length > 2 ? Long.parseLong(args[2]) : 400_000;
-    String[] trees = (args.length > 3 ? args[3] : "leveled,lsbm").split(",");
+    List<String> trees = List.of((args.length > 3 ? args[3] : "leveled,lsbm").split(","));
+    // the tree that runs first pays the JIT's warm-up: round 2 runs them in the reverse order
+    int rounds = Integer.getInteger("iam.hit-ratio.rounds", 1);
     Params p = Params.fromSystemProperties(records, ops);
     System.out.println(p);
     Map<String, Run> byTree = new LinkedHashMap<>();
-    for (String tree : trees) {
-      Path dir = Files.createTempDirectory("iam-hit-ratio-" + tree);
-      Run run = run(tree, dir, p);
-      byTree.put(tree, run);
-      if (Boolean.getBoolean("iam.hit-ratio.describe")) {
-        System.out.println(tree + ":\n" + run.describe());
+    Map<String, List<Run>> all = new LinkedHashMap<>();
+    for (int round = 0; round < rounds; round++) {
+      List<String> order = new ArrayList<>(trees);
+      if (round % 2 == 1) {
+        java.util.Collections.reverse(order);
       }
-      System.out.printf("%s: %d samples, hit ratio mean %.3f, steady (median) %.3f, min %.3f (%.0f%% of steady), "
-          + "%d samples >10%% below steady; %.0f reads/s, %.0f ops/s (store in %s)%n", tree, run.samples().size(),
-          run.meanHitRatio(), run.steadyHitRatio(), run.minHitRatio(), 100 * run.minHitRatio() / run.steadyHitRatio(),
-          run.dips(), run.readsPerSecond(), run.opsPerSecond(p.ops()), dir);
+      for (String tree : order) {
+        Path dir = Files.createTempDirectory("iam-hit-ratio-" + tree);
+        Run run = run(tree, dir, p);
+        byTree.putIfAbsent(tree, run);
+        all.computeIfAbsent(tree, t -> new ArrayList<>()).add(run);
+        if (Boolean.getBoolean("iam.hit-ratio.describe")) {
+          System.out.println(tree + ":\n" + run.describe());
+        }
+        System.out.printf("round %d, %s: %d samples, hit ratio mean %.3f, steady (median) %.3f, min %.3f (%.0f%% of steady), "
+            + "%d samples >10%% below steady; %.0f reads/s, %.0f ops/s (store in %s)%n", round + 1, tree,
+            run.samples().size(), run.meanHitRatio(), run.steadyHitRatio(), run.minHitRatio(),
+            100 * run.minHitRatio() / run.steadyHitRatio(), run.dips(), run.readsPerSecond(), run.opsPerSecond(p.ops()), dir);
+      }
     }
-    if (byTree.containsKey("leveled") && byTree.containsKey("lsbm")) {
-      System.out.printf("lsbm / leveled: reads/s %.2fx, hit ratio mean %+.3f%n",
-          byTree.get("lsbm").readsPerSecond() / byTree.get("leveled").readsPerSecond(),
-          byTree.get("lsbm").meanHitRatio() - byTree.get("leveled").meanHitRatio());
+    if (all.containsKey("leveled") && all.containsKey("lsbm")) {
+      System.out.printf("lsbm / leveled over %d round(s): reads/s %.2fx (geometric mean of the rounds), hit ratio mean %+.3f%n",
+          rounds, geometricMean(all.get("lsbm")) / geometricMean(all.get("leveled")),
+          all.get("lsbm").stream().mapToDouble(Run::meanHitRatio).average().orElse(0)
+              - all.get("leveled").stream().mapToDouble(Run::meanHitRatio).average().orElse(0));
     }
     write(out, byTree);
-    System.out.println("wrote " + out.resolve("hit-ratio.csv") + ", hit-ratio.png and reads-per-second.png");
+    System.out.println("wrote " + out.resolve("hit-ratio.csv") + ", hit-ratio.png and reads-per-second.png (round 1)");
+  }
+
+  private static double geometricMean(List<Run> runs) {
+    return Math.exp(runs.stream().mapToDouble(r -> Math.log(r.readsPerSecond())).average().orElse(0));
   }
 
   private static byte[] key(int i) {

@@ -48,7 +48,7 @@ public final class Statistics {
   final LongAdder bufferFallbacks = new LongAdder();
   /** tree=lsbm: files of a level that scans read from their sources in the buffer. */
   final LongAdder bufferScans = new LongAdder();
-  /** tree=lsbm: files appended to the buffer, merges into a frozen list, files retired by fences, by the pace, by trims; trim runs. */
+  /** tree=lsbm: files appended to the buffer, merges into a frozen list, files retired once no sources list refers to them, by the pace, by trims; trim runs. */
   final LongAdder bufferAppends = new LongAdder();
   final LongAdder bufferFrozenMerges = new LongAdder();
   final LongAdder bufferRetired = new LongAdder();

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * tree=lsbm and the manifest: a compaction's edit moves its input from C_i to B_{i+1} in one
  * record, the record names the buffer files, buffer files stay live, and recovery drops the
- * buffer (its fences are not persisted, so a recovered buffer could not be trusted) so the files
+ * buffer (the files' sources lists are not persisted, so a recovered buffer could not be trusted) so the files
  * become obsolete rather than resurrected.
  */
 class LsbmManifestTest {
