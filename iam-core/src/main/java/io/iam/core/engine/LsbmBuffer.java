@@ -118,14 +118,15 @@ final class LsbmBuffer implements AutoCloseable {
    */
   TableCache.Found get(Version v, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
     CompactionBuffer buffer = v.buffer();
-    if (buffer.sourcesCovering(f.fileNumber(), key) == null) {
+    List<BufferFile> covering = buffer.sourcesCovering(f.fileNumber(), key);
+    if (covering == null) {
       return tables.get(f, seek, key);
     }
     if (!tables.mayContain(f, key)) {
       return null;
     }
     stats.bufferLookups.increment();
-    TableCache.Found found = resolve(buffer, f, key, seek);
+    TableCache.Found found = resolve(buffer, f, covering, key, seek);
     if (found != null && found.sequence() > sequence) {
       return tables.get(f, seek, key); // cannot happen: buffer files are older than the files of the pinned version
     }
@@ -133,20 +134,13 @@ final class LsbmBuffer implements AutoCloseable {
   }
 
   /**
-   * {@code x}'s version of {@code key}, read from the files it was merged from where the buffer
-   * still has them: they are walked newest data first (CompactionBuffer's invariant), skipping
+   * {@code x}'s version of {@code key}, read from the files it was merged from ({@code covering},
+   * those whose range covers the key) where the buffer still has them: they are walked newest data first (CompactionBuffer's invariant), skipping
    * those whose Bloom filters rule the key out, and each is itself resolved through its own
    * sources. A removed source that may hold the key sends the read to {@code x} itself.
    */
-  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, byte[] key, byte[] seek) throws IOException {
-    List<BufferFile> covering = buffer.sourcesCovering(x.fileNumber(), key);
-    if (covering == null) {
-      TableCache.Found found = tables.get(x, seek, key);
-      if (found != null) {
-        stats.bufferHits.increment();
-      }
-      return found;
-    }
+  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, List<BufferFile> covering, byte[] key,
+      byte[] seek) throws IOException {
     for (BufferFile s : covering) {
       if (!s.filter().mayContain(key)) {
         continue;
@@ -155,8 +149,12 @@ final class LsbmBuffer implements AutoCloseable {
         stats.bufferFallbacks.increment();
         return tables.get(x, seek, key);
       }
-      TableCache.Found found = resolve(buffer, s.file(), key, seek);
+      List<BufferFile> deeper = buffer.sourcesCovering(s.fileNumber(), key);
+      TableCache.Found found = deeper == null ? tables.get(s.file(), seek, key) : resolve(buffer, s.file(), deeper, key, seek);
       if (found != null) {
+        if (deeper == null) {
+          stats.bufferHits.increment();
+        }
         return found;
       }
     }
