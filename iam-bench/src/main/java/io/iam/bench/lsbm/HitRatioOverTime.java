@@ -28,7 +28,8 @@ import org.knowm.xchart.XYSeries;
  *
  * <p>{@code java -cp iam-bench/target/iam.jar io.iam.bench.lsbm.HitRatioOverTime OUT_DIR [records]
  * [ops] [trees]}, e.g. {@code out 200000 400000 leveled,lsbm}; {@code -Diam.hit-ratio.describe=true}
- * prints each store's statistics (levels, buffer lists, buffer hits) at the end of its run. The
+ * prints each store's statistics (levels, buffer lists, buffer hits) at the end of its run, {@code
+ * -Diam.hit-ratio.trace=true} the buffer's counters (lookups, hits, fallbacks...) at every sample. The
  * trees run one after the other in the same process, on the same seed; {@code
  * -Diam.hit-ratio.rounds=2} runs them again in the reverse order (the first run of a process pays
  * the JIT's warm-up) and reports the geometric mean of the reads per second. Reads per second count only
@@ -181,10 +182,10 @@ public final class HitRatioOverTime {
           long total = (h - hits) + (m - misses);
           samples.add(new Sample(op, total == 0 ? 0 : (double) (h - hits) / total,
               intervalNanos == 0 ? 0 : intervalReads * 1e9 / intervalNanos));
-          if (Boolean.getBoolean("iam.hit-ratio.trace")) {
-            System.out.println("TRACE " + tree + " " + op + " " + samples.get(samples.size() - 1) + " " + (m - misses) + " "
-                + store.properties().entrySet().stream().filter(x -> x.getKey().startsWith("buffer.") && !x.getKey().matches("buffer\\.[0-9].*")
-                    || x.getKey().startsWith("compactions")).toList());
+          if (Boolean.getBoolean("iam.hit-ratio.trace")) { // where the interval's reads went: buffer counters so far
+            System.out.println("trace " + tree + " " + samples.get(samples.size() - 1) + ", misses " + (m - misses) + ", "
+                + store.properties().entrySet().stream()
+                    .filter(x -> x.getKey().startsWith("buffer.") && !x.getKey().matches("buffer\\.[0-9].*")).toList());
           }
           hits = h;
           misses = m;
