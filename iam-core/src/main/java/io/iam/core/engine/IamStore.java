@@ -251,6 +251,9 @@ public final class IamStore implements AutoCloseable {
       store = new IamStore(fs, dir, options, comparator, lock, versions, cmp);
       store.recoverLogs();
       store.deleteObsoleteFiles();
+      if (store.lsbm != null) {
+        store.lsbm.start(); // not before: a trim's purge must not race recovery's new files
+      }
       if (store.nodeTree != null) {
         store.nodeTree.refreshProtection();
       }

@@ -44,7 +44,11 @@ final class LsbmBuffer implements AutoCloseable {
   private final BlockCache cache;
   private final Statistics stats;
   private final LsbmConfig config;
-  private final ScheduledExecutorService trimmer;
+  private final int interval;
+  private final String name;
+  private final Runnable afterTrim;
+  /** The background trim; null until {@link #start}, or with no interval. Guarded by this. */
+  private ScheduledExecutorService trimmer;
   /** The buffer's epoch at the previous trim: files appended since are spared once. Guarded by this. */
   private long lastTrimEpoch;
 
@@ -61,25 +65,34 @@ final class LsbmBuffer implements AutoCloseable {
     }
     this.config = new LsbmConfig(targets, options.get(StoreOptions.LSBM_BUFFER_FRACTION),
         options.get(StoreOptions.LSBM_FREEZE_SHRINK), options.get(StoreOptions.LSBM_TRIM_THRESHOLD));
-    int interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
-    if (interval == 0) {
-      this.trimmer = null;
-    } else {
-      this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "iam-lsbm-trim-" + name);
-        t.setDaemon(true);
-        return t;
-      });
-      trimmer.scheduleWithFixedDelay(() -> {
-        try {
-          if (trim() > 0) {
-            afterTrim.run();
-          }
-        } catch (IOException | RuntimeException e) {
-          LOG.log(Level.WARNING, "compaction buffer trim failed; will retry: " + e.getMessage(), e);
-        }
-      }, interval, interval, TimeUnit.MILLISECONDS);
+    this.interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
+    this.name = name;
+    this.afterTrim = afterTrim;
+  }
+
+  /**
+   * Starts the background trim, every {@code lsbm-trim-interval-ms} (none if 0). Called once the
+   * store is open: a trim removes files and has them purged, which must not run while recovery
+   * writes files no version lists yet (the recovered buffer is not empty).
+   */
+  synchronized void start() {
+    if (interval == 0 || trimmer != null) {
+      return;
     }
+    trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "iam-lsbm-trim-" + name);
+      t.setDaemon(true);
+      return t;
+    });
+    trimmer.scheduleWithFixedDelay(() -> {
+      try {
+        if (trim() > 0) {
+          afterTrim.run();
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "compaction buffer trim failed; will retry: " + e.getMessage(), e);
+      }
+    }, interval, interval, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -260,6 +273,10 @@ final class LsbmBuffer implements AutoCloseable {
   /** Stops the trim thread; called before the manifest closes. */
   @Override
   public void close() {
+    ScheduledExecutorService trimmer;
+    synchronized (this) {
+      trimmer = this.trimmer;
+    }
     if (trimmer == null) {
       return;
     }

@@ -153,10 +153,12 @@ class LsbmStoreTest {
   }
 
   /**
-   * The point of the buffer (the paper's Fig. 3): a hot key range read before compactions rewrite
-   * its files is read after them from the blocks already cached. The hot keys are not written;
+   * The point of the buffer (the paper's Fig. 3): hot keys read before compactions rewrite their
+   * files are read after them from the blocks already cached. The hot keys are not written;
    * writes to every other key make the merges rewrite the files the hot keys live in. On
    * tree=leveled the re-read misses on the new files; on tree=lsbm it reads the merged files.
+   * (Which merges run varies from run to run; the hot keys are spread over the key space so that
+   * every merge rewrites some of their files.)
    */
   @Test
   void hotReadsKeepHittingTheCacheThroughCompactions(@TempDir Path dir) throws Exception {
@@ -166,15 +168,14 @@ class LsbmStoreTest {
           "0", "lsbm-freeze-shrink", "1", "lsbm-buffer-fraction", "10", "block-cache-size", "64MiB"));
       try (IamStore store = IamStore.open(dir.resolve(tree), options)) {
         TreeMap<byte[], byte[]> model = load(store, 8);
-        int hotLo = KEYS / 3;
-        int hotHi = hotLo + KEYS / 10;
-        for (int i = hotLo; i < hotHi; i++) {
+        // the hot keys are every fourth key: every merge rewrites files that hold some of them
+        for (int i = 0; i < KEYS; i += 4) {
           store.get(k(i)); // caches the hot blocks
         }
         long compactions = store.statistics().compactions.sum();
         for (int round = 1; round <= 3; round++) {
           for (int i = 0; i < KEYS; i++) {
-            if (i < hotLo || i >= hotHi) {
+            if (i % 4 != 0) {
               store.put(k(i), v(i, round));
               model.put(k(i), v(i, round));
             }
@@ -183,15 +184,16 @@ class LsbmStoreTest {
         store.flushAndSettle();
         assertTrue(store.statistics().compactions.sum() > compactions + 5, "the writes were compacted: " + store.describe());
         long before = store.blockCache().misses();
-        for (int i = hotLo; i < hotHi; i++) {
+        for (int i = 0; i < KEYS; i += 4) {
           StoreModelTest.assertValue(model.get(k(i)), store.get(k(i)), tree + ": hot key " + i);
         }
         misses.put(tree, store.blockCache().misses() - before);
         checkAll(store, model, tree + " after the hot reads");
       }
     }
-    assertTrue(misses.get("leveled") > 5, "the merges rewrote the hot files of tree=leveled: " + misses);
-    assertTrue(misses.get("lsbm") * 10 < misses.get("leveled"), "tree=lsbm read the cached merged files: " + misses);
+    System.out.println("block-cache misses re-reading the hot keys: " + misses);
+    assertTrue(misses.get("leveled") > 20, "the merges rewrote the hot files of tree=leveled: " + misses);
+    assertTrue(misses.get("lsbm") * 5 < misses.get("leveled"), "tree=lsbm read the cached merged files: " + misses);
   }
 
   /**
@@ -326,23 +328,31 @@ class LsbmStoreTest {
   }
 
   @Test
-  void aRestartDropsTheBufferAndKeepsTheData(@TempDir Path dir) throws Exception {
-    OptionValues options = options(Map.of());
+  void aRestartKeepsTheBufferAndTheData(@TempDir Path dir) throws Exception {
+    OptionValues options = options(Map.of("lsbm-freeze-shrink", "1"));
     TreeMap<byte[], byte[]> model;
     Set<Long> buffered;
     try (IamStore store = IamStore.open(dir, options)) {
       model = load(store, 6);
+      for (int i = 0; i < KEYS; i += 3) { // newer versions above buffered ones
+        store.put(k(i), v(i, 1));
+        model.put(k(i), v(i, 1));
+      }
+      store.flushAndSettle();
       buffered = bufferNumbers(store);
       assertFalse(buffered.isEmpty());
     }
-    try (IamStore store = IamStore.open(dir, options)) {
-      assertTrue(store.compactionBuffer().isEmpty(), "the buffer is not recovered (its sources lists are not persisted)");
-      for (long n : buffered) {
-        assertFalse(Files.exists(StoreFiles.table(dir, n)), "buffer file " + n + " was deleted at open");
+    for (int reopen = 0; reopen < 2; reopen++) { // the second replays the first reopen's new manifest
+      try (IamStore store = IamStore.open(dir, options)) {
+        assertEquals(buffered, bufferNumbers(store), "the buffer is recovered (reopen " + reopen + ")");
+        for (long n : buffered) {
+          assertTrue(Files.exists(StoreFiles.table(dir, n)), "buffer file " + n + " is still on disk");
+        }
+        checkAll(store, model, "after reopening");
+        assertTrue(store.statistics().bufferHits() > 0, "reads use the recovered buffer");
+        StoreModelTest.fullCheck(store, model, "after reopening");
+        assertTrue(store.verify() > 0);
       }
-      checkAll(store, model, "after reopening");
-      StoreModelTest.fullCheck(store, model, "after reopening");
-      assertTrue(store.verify() > 0);
     }
   }
 

@@ -267,6 +267,98 @@ public final class CompactionBuffer {
   }
 
   /**
+   * What one edit changed in the buffer, as the manifest records it: files that entered a list
+   * (with their metadata, newest first per level), files that left one, sources lists set (whole)
+   * and dropped. Epochs, Bloom filters and the freeze state are not recorded: a replayed buffer
+   * gives its files new epochs, admits every key in a removed source's range (a read there goes
+   * to the level's file), and starts unfrozen; all three only cost hits, never correctness.
+   *
+   * @param added (level, file), newest first within a level
+   * @param sourcesSet by owner, its whole list (entries: file, narrowed lo and hi)
+   */
+  public record Diff(List<Added> added, List<BufferChange.Removal> removed, Map<Long, List<BufferFile>> sourcesSet,
+      List<Long> sourcesDropped) {
+
+    /** A file that entered B_level. */
+    public record Added(int level, FileMeta file) {}
+
+    public Diff {
+      added = List.copyOf(added);
+      removed = List.copyOf(removed);
+      sourcesSet = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sourcesSet));
+      sourcesDropped = List.copyOf(sourcesDropped);
+    }
+
+    public boolean isEmpty() {
+      return added.isEmpty() && removed.isEmpty() && sourcesSet.isEmpty() && sourcesDropped.isEmpty();
+    }
+  }
+
+  /** What changed from {@code before} to this buffer (for the manifest). */
+  public Diff diff(CompactionBuffer before) {
+    List<Diff.Added> added = new ArrayList<>();
+    List<BufferChange.Removal> removed = new ArrayList<>();
+    for (int level = 0; level < files.size(); level++) {
+      for (BufferFile b : files.get(level)) {
+        if (!before.present.contains(b.fileNumber())) {
+          added.add(new Diff.Added(level, b.file()));
+        }
+      }
+      for (BufferFile b : before.files.get(level)) {
+        if (!present.contains(b.fileNumber())) {
+          removed.add(new BufferChange.Removal(level, b.fileNumber()));
+        }
+      }
+    }
+    Map<Long, List<BufferFile>> set = new java.util.TreeMap<>();
+    sources.forEach((owner, l) -> {
+      if (before.sources.get(owner) != l) { // lists an edit did not touch are the same object
+        set.put(owner, l);
+      }
+    });
+    List<Long> dropped = new ArrayList<>();
+    before.sources.keySet().stream().sorted().filter(owner -> !sources.containsKey(owner)).forEach(dropped::add);
+    return new Diff(added, removed, set, dropped);
+  }
+
+  /** This buffer's whole state as a diff from an empty one (a new manifest's first record). */
+  public Diff asDiff() {
+    return diff(empty(user, files.size()));
+  }
+
+  /**
+   * The buffer after a recorded {@link Diff} (manifest replay). Added files go in front of their
+   * lists in the recorded order, with new epochs; sources entries admit every key (their Bloom
+   * filters are not recorded).
+   */
+  public CompactionBuffer replay(Diff d) {
+    List<List<BufferFile>> fs = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      fs.add(new ArrayList<>(files.get(i)));
+    }
+    for (BufferChange.Removal r : d.removed()) {
+      fs.get(r.level()).removeIf(b -> b.fileNumber() == r.fileNumber());
+    }
+    long e = epoch + d.added().size();
+    long next = e;
+    List<List<BufferFile>> front = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      front.add(new ArrayList<>());
+    }
+    for (Diff.Added a : d.added()) {
+      front.get(a.level()).add(BufferFile.of(a.file(), next--, KeyFilter.ALL));
+    }
+    for (int i = 0; i < files.size(); i++) {
+      fs.get(i).addAll(0, front.get(i));
+    }
+    Map<Long, List<BufferFile>> src = new HashMap<>(sources);
+    d.sourcesDropped().forEach(src::remove);
+    d.sourcesSet().forEach((owner, l) -> src.put(owner,
+        l.stream().map(b -> new BufferFile(b.file(), 0, b.lo(), b.hi(), KeyFilter.ALL)).toList()));
+    return new CompactionBuffer(user, fs, src, new boolean[files.size()], new long[files.size()], e, Outcome.NONE);
+  }
+
+  /**
    * Appends the entries of {@code more} not in {@code to} yet. Two inputs can share a source (a
    * level-0 file spans many files of C_1); at the same range, its first place answers first, and
    * identically, so a second place would never be reached.
