@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * tree=lsbm in the engine: buffered merges keep the merged files, the pace bounds each buffer
  * list, trims remove cold files and keep hot ones, reads through the buffer stay newest after
- * updates and deletes of buffered keys, and a restart drops the buffer without touching the data.
+ * updates and deletes of buffered keys, and a restart keeps the buffer and the data.
  */
 class LsbmStoreTest {
 
