@@ -148,9 +148,10 @@ final class LsbmBuffer implements AutoCloseable {
 
   /**
    * {@code x}'s version of {@code key}, read from the files it was merged from ({@code covering},
-   * those whose range covers the key) where the buffer still has them: they are walked newest data first (CompactionBuffer's invariant), skipping
-   * those whose Bloom filters rule the key out, and each is itself resolved through its own
-   * sources. A removed source that may hold the key sends the read to {@code x} itself.
+   * those whose range covers the key) where the buffer still has them: they are walked newest
+   * data first (CompactionBuffer's invariant), skipping those whose Bloom filters rule the key
+   * out, and each is itself resolved through its own sources. A removed source that may hold the
+   * key sends the read to {@code x} itself.
    */
   private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, List<BufferFile> covering, byte[] key,
       byte[] seek) throws IOException {
