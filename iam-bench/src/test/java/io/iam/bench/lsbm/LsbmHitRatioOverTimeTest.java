@@ -16,16 +16,21 @@ class LsbmHitRatioOverTimeTest {
 
   @Test
   void samplesEachTreeAndWritesTheChart(@TempDir Path dir) throws Exception {
-    HitRatioOverTime.Params p = new HitRatioOverTime.Params(4000, 200, 8000, 1000, 0.05, 0.5, "256KiB", "64KiB", "256KiB", false);
-    Map<String, List<HitRatioOverTime.Sample>> byTree = new LinkedHashMap<>();
+    HitRatioOverTime.Params p = new HitRatioOverTime.Params(4000, 200, 8000, 1000, 0.05, 0.5, "256KiB", "64KiB", "256KiB", false,
+        Map.of("lsbm-freeze-shrink", "1"), 1);
+    Map<String, HitRatioOverTime.Run> byTree = new LinkedHashMap<>();
     for (String tree : List.of("leveled", "lsbm")) {
-      List<HitRatioOverTime.Sample> samples = HitRatioOverTime.run(tree, dir.resolve(tree), p);
+      HitRatioOverTime.Run run = HitRatioOverTime.run(tree, dir.resolve(tree), p);
+      List<HitRatioOverTime.Sample> samples = run.samples();
       assertEquals(8, samples.size(), tree);
       assertTrue(samples.stream().allMatch(s -> s.hitRatio() >= 0 && s.hitRatio() <= 1), samples.toString());
-      byTree.put(tree, samples);
+      assertTrue(run.reads() > 0 && run.readsPerSecond() > 0, tree);
+      assertTrue(samples.stream().allMatch(s -> s.readsPerSecond() > 0), samples.toString());
+      byTree.put(tree, run);
     }
     HitRatioOverTime.write(dir.resolve("out"), byTree);
     assertTrue(Files.size(dir.resolve("out/hit-ratio.png")) > 0);
+    assertTrue(Files.size(dir.resolve("out/reads-per-second.png")) > 0);
     assertEquals(1 + 16, Files.readAllLines(dir.resolve("out/hit-ratio.csv")).size());
   }
 }

@@ -257,6 +257,9 @@ public final class IamStore implements AutoCloseable {
       store = new IamStore(fs, dir, options, comparator, lock, versions, cmp);
       store.recoverLogs();
       store.deleteObsoleteFiles();
+      if (store.lsbm != null) {
+        store.lsbm.start(); // not before: a trim's purge must not race recovery's new files
+      }
       if (store.nodeTree != null) {
         store.nodeTree.refreshProtection();
       }
@@ -663,10 +666,7 @@ public final class IamStore implements AutoCloseable {
       for (int level = 1; level < version.numLevels(); level++) {
         FileMeta f = version.fileFor(level, key);
         if (f != null) {
-          TableCache.Found found = buffered ? lsbm.get(version, level, f, key, seek, sequence) : null;
-          if (found == null) {
-            found = tables.get(f, seek, key);
-          }
+          TableCache.Found found = buffered ? lsbm.get(version, f, key, seek, sequence) : tables.get(f, seek, key);
           if (found != null) {
             return found.value();
           }
@@ -710,9 +710,10 @@ public final class IamStore implements AutoCloseable {
       for (FileMeta f : minmax != null ? List.<FileMeta>of() : version.files(0)) {
         children.add(tables.iterator(f));
       }
+      boolean buffered = lsbm != null && opts.snapshot() == null; // the buffer answers only for the latest data
       for (int level = 1; level < version.numLevels(); level++) {
         if (!version.files(level).isEmpty()) {
-          children.add(tables.levelIterator(version.files(level)));
+          children.add(buffered ? lsbm.levelIterator(version, version.files(level)) : tables.levelIterator(version.files(level)));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -1217,7 +1218,7 @@ public final class IamStore implements AutoCloseable {
   /** Installs a compaction's edit; with tree=lsbm, with its buffered merge (the inputs of C_i kept as B_i+1). */
   private void installCompaction(VersionEdit edit, CompactionPick pick, long bytesWritten) throws IOException {
     if (lsbm != null) {
-      edit.bufferChange(lsbm.plan(versions.current(), pick, bytesWritten));
+      edit.bufferChange(lsbm.plan(pick, edit, bytesWritten));
     }
     Version installed = versions.logAndApply(edit);
     if (lsbm != null) {

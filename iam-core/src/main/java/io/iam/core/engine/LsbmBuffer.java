@@ -12,10 +12,15 @@ import io.iam.core.tree.lsbm.BufferChange;
 import io.iam.core.tree.lsbm.BufferFile;
 import io.iam.core.tree.lsbm.BufferedMerge;
 import io.iam.core.tree.lsbm.CompactionBuffer;
+import io.iam.core.tree.lsbm.KeyFilter;
 import io.iam.core.tree.lsbm.LsbmConfig;
 import io.iam.core.tree.lsbm.TrimPlanner;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import io.iam.core.iter.InternalIterator;
+import io.iam.core.key.InternalKey;
+import io.iam.core.key.KeyComparator;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +44,11 @@ final class LsbmBuffer implements AutoCloseable {
   private final BlockCache cache;
   private final Statistics stats;
   private final LsbmConfig config;
-  private final ScheduledExecutorService trimmer;
+  private final int interval;
+  private final String name;
+  private final Runnable afterTrim;
+  /** The background trim; null until {@link #start}, or with no interval. Guarded by this. */
+  private ScheduledExecutorService trimmer;
   /** The buffer's epoch at the previous trim: files appended since are spared once. Guarded by this. */
   private long lastTrimEpoch;
 
@@ -56,32 +65,51 @@ final class LsbmBuffer implements AutoCloseable {
     }
     this.config = new LsbmConfig(targets, options.get(StoreOptions.LSBM_BUFFER_FRACTION),
         options.get(StoreOptions.LSBM_FREEZE_SHRINK), options.get(StoreOptions.LSBM_TRIM_THRESHOLD));
-    int interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
-    if (interval == 0) {
-      this.trimmer = null;
-    } else {
-      this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "iam-lsbm-trim-" + name);
-        t.setDaemon(true);
-        return t;
-      });
-      trimmer.scheduleWithFixedDelay(() -> {
-        try {
-          if (trim() > 0) {
-            afterTrim.run();
-          }
-        } catch (IOException | RuntimeException e) {
-          LOG.log(Level.WARNING, "compaction buffer trim failed; will retry: " + e.getMessage(), e);
-        }
-      }, interval, interval, TimeUnit.MILLISECONDS);
-    }
+    this.interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
+    this.name = name;
+    this.afterTrim = afterTrim;
   }
 
-  /** The buffer change of a compaction about to be installed, planned on {@code before}. */
-  BufferChange plan(Version before, CompactionPick pick, long bytesWritten) {
+  /**
+   * Starts the background trim, every {@code lsbm-trim-interval-ms} (none if 0). Called once the
+   * store is open: a trim removes files and has them purged, which must not run while recovery
+   * writes files no version lists yet (the recovered buffer is not empty).
+   */
+  synchronized void start() {
+    if (interval == 0 || trimmer != null) {
+      return;
+    }
+    trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "iam-lsbm-trim-" + name);
+      t.setDaemon(true);
+      return t;
+    });
+    trimmer.scheduleWithFixedDelay(() -> {
+      try {
+        if (trim() > 0) {
+          afterTrim.run();
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "compaction buffer trim failed; will retry: " + e.getMessage(), e);
+      }
+    }, interval, interval, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The buffer change of a compaction about to be installed: its inputs (both levels) with their
+   * Bloom filters, and the files it wrote ({@code edit}'s additions).
+   */
+  BufferChange plan(CompactionPick pick, VersionEdit edit, long bytesWritten) throws IOException {
     boolean merged = !pick.trivialMove();
-    return BufferedMerge.plan(pick.level(), before.files(pick.level()), pick.inputs(), merged,
-        merged ? pick.inputBytes() : 0, bytesWritten, config);
+    Map<Long, KeyFilter> filters = new HashMap<>();
+    if (merged) {
+      for (FileMeta f : pick.allInputs()) {
+        filters.put(f.fileNumber(), tables.filter(f));
+      }
+    }
+    List<FileMeta> outputs = edit.added().stream().map(VersionEdit.LevelFile::file).toList();
+    return BufferedMerge.plan(pick.level(), pick.inputs(), pick.nextLevelInputs(), merged ? outputs : List.of(), merged,
+        filters, merged ? pick.inputBytes() : 0, bytesWritten, config);
   }
 
   /** Counts what the edit that produced {@code installed} did to the buffer. */
@@ -95,29 +123,125 @@ final class LsbmBuffer implements AutoCloseable {
   }
 
   /**
-   * The paper's Algorithm 3 at one level i ≥ 1, for a read of the latest data: if C_i's file
-   * {@code f} may hold the key (its Bloom filters, no block read), the usable files of B_i that
-   * cover it are searched and the newest version among them returned; null if the buffer cannot
-   * answer and {@code f} must be read.
+   * The paper's Algorithm 3 at one level i ≥ 1, for a read of the latest data: {@code f} is the
+   * file of C_i covering the key. If the buffer knows the files {@code f} was merged from, and
+   * {@code f}'s Bloom filters admit the key (no block read), the key is looked up in those files
+   * instead, newest data first ({@link #resolve}); otherwise {@code f} is read. Returns the
+   * level's answer: the version found, or null if the level holds none.
    */
-  TableCache.Found get(Version v, int level, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
-    List<BufferFile> candidates = v.buffer().candidates(level, key);
-    if (candidates.isEmpty() || !tables.mayContain(f, key)) {
+  TableCache.Found get(Version v, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
+    CompactionBuffer buffer = v.buffer();
+    List<BufferFile> covering = buffer.sourcesCovering(f.fileNumber(), key);
+    if (covering == null) {
+      return tables.get(f, seek, key);
+    }
+    if (!tables.mayContain(f, key)) {
       return null;
     }
     stats.bufferLookups.increment();
-    TableCache.Found best = null;
-    for (BufferFile b : candidates) {
-      TableCache.Found found = tables.get(b.file(), seek, key);
-      if (found != null && (best == null || found.sequence() > best.sequence())) {
-        best = found;
+    TableCache.Found found = resolve(buffer, f, covering, key, seek);
+    if (found != null && found.sequence() > sequence) {
+      return tables.get(f, seek, key); // cannot happen: buffer files are older than the files of the pinned version
+    }
+    return found;
+  }
+
+  /**
+   * {@code x}'s version of {@code key}, read from the files it was merged from ({@code covering},
+   * those whose range covers the key) where the buffer still has them: they are walked newest
+   * data first (CompactionBuffer's invariant), skipping those whose Bloom filters rule the key
+   * out, and each is itself resolved through its own sources. A removed source that may hold the
+   * key sends the read to {@code x} itself.
+   */
+  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, List<BufferFile> covering, byte[] key,
+      byte[] seek) throws IOException {
+    for (BufferFile s : covering) {
+      if (!s.filter().mayContain(key)) {
+        continue;
+      }
+      if (!buffer.contains(s.fileNumber())) {
+        stats.bufferFallbacks.increment();
+        return tables.get(x, seek, key);
+      }
+      List<BufferFile> deeper = buffer.sourcesCovering(s.fileNumber(), key);
+      TableCache.Found found = deeper == null ? tables.get(s.file(), seek, key) : resolve(buffer, s.file(), deeper, key, seek);
+      if (found != null) {
+        if (deeper == null) {
+          stats.bufferHits.increment();
+        }
+        return found;
       }
     }
-    if (best == null || best.sequence() > sequence) {
-      return null;
+    return null;
+  }
+
+  /**
+   * The paper's Algorithm 4 for one level i ≥ 1 of a scan of the latest data: an iterator over
+   * the level's files in which each file whose sources are all still in the buffer is read from
+   * them instead (their cached blocks), each source limited to the key range it answers for. The
+   * sources hold, for every key, the file's version as their newest one (CompactionBuffer's
+   * invariant), so the store's iterator, which takes each key's newest version, sees what the file
+   * holds. A file with a removed source is read itself: a removed file's Bloom filters cannot rule
+   * out a range.
+   */
+  InternalIterator levelIterator(Version v, List<FileMeta> files) {
+    CompactionBuffer buffer = v.buffer();
+    return tables.levelIterator(files, f -> {
+      List<BufferFile> sources = buffer.sources(f.fileNumber());
+      if (sources.isEmpty() || !sources.stream().allMatch(b -> buffer.contains(b.fileNumber()))) {
+        return tables.iterator(f);
+      }
+      stats.bufferScans.increment();
+      List<InternalIterator> children = new ArrayList<>();
+      try {
+        for (BufferFile b : sources) {
+          children.add(new Clipped(tables.iterator(b.file()), b.lo(), b.hi(), buffer.userComparator()));
+        }
+      } catch (IOException | RuntimeException e) {
+        for (InternalIterator c : children) {
+          c.close();
+        }
+        throw e;
+      }
+      return tables.merged(children);
+    });
+  }
+
+  /** A view of an iterator limited to the user keys [lo, hi], both inclusive; closing it closes the source. */
+  private static final class Clipped extends ForwardingIterator {
+    private final byte[] lo;
+    private final byte[] hi;
+    private final KeyComparator user;
+
+    Clipped(InternalIterator source, byte[] lo, byte[] hi, KeyComparator user) {
+      super(source);
+      this.lo = lo;
+      this.hi = hi;
+      this.user = user;
     }
-    stats.bufferHits.increment();
-    return best;
+
+    @Override
+    public boolean valid() {
+      if (!delegate.valid()) {
+        return false;
+      }
+      byte[] k = delegate.key();
+      return user.compare(k, 0, InternalKey.userKeyLength(k.length), hi, 0, hi.length) <= 0;
+    }
+
+    @Override
+    public void seekToFirst() throws IOException {
+      delegate.seek(InternalKey.seekKey(lo, InternalKey.MAX_SEQUENCE));
+    }
+
+    @Override
+    public void seek(byte[] internalKey) throws IOException {
+      if (user.compare(internalKey, 0, InternalKey.userKeyLength(internalKey.length), lo, 0, lo.length) < 0) {
+        seekToFirst();
+      } else {
+        delegate.seek(internalKey);
+      }
+    }
   }
 
   /**
@@ -150,6 +274,10 @@ final class LsbmBuffer implements AutoCloseable {
   /** Stops the trim thread; called before the manifest closes. */
   @Override
   public void close() {
+    ScheduledExecutorService trimmer;
+    synchronized (this) {
+      trimmer = this.trimmer;
+    }
     if (trimmer == null) {
       return;
     }

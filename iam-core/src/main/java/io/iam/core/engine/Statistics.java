@@ -44,7 +44,11 @@ public final class Statistics {
   /** tree=lsbm: point reads that consulted a compaction buffer list, and those it answered. */
   final LongAdder bufferLookups = new LongAdder();
   final LongAdder bufferHits = new LongAdder();
-  /** tree=lsbm: files appended to the buffer, merges into a frozen list, files retired by fences, by the pace, by trims; trim runs. */
+  /** tree=lsbm: buffered reads that met a removed source that may hold the key, and read the level's file. */
+  final LongAdder bufferFallbacks = new LongAdder();
+  /** tree=lsbm: files of a level that scans read from their sources in the buffer. */
+  final LongAdder bufferScans = new LongAdder();
+  /** tree=lsbm: files appended to the buffer, merges into a frozen list, files retired once no sources list refers to them, by the pace, by trims; trim runs. */
   final LongAdder bufferAppends = new LongAdder();
   final LongAdder bufferFrozenMerges = new LongAdder();
   final LongAdder bufferRetired = new LongAdder();
@@ -277,6 +281,8 @@ public final class Statistics {
     m.put("node.parallel-jobs", parallelJobs.sum());
     m.put("buffer.lookups", bufferLookups.sum());
     m.put("buffer.hits", bufferHits.sum());
+    m.put("buffer.fallbacks", bufferFallbacks.sum());
+    m.put("buffer.scans", bufferScans.sum());
     m.put("buffer.appends", bufferAppends.sum());
     m.put("buffer.frozen-merges", bufferFrozenMerges.sum());
     m.put("buffer.retired", bufferRetired.sum());

@@ -52,8 +52,8 @@ final class StatsReport {
               buffer.frozen(level) ? "  frozen" : ""));
         }
       }
-      sb.append(String.format("buffer: lookups %d, hits %d, appended %d, frozen merges %d, retired %d, paced %d, trimmed %d in %d trims%n",
-          s.bufferLookups.sum(), s.bufferHits(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
+      sb.append(String.format("buffer: lookups %d, hits %d, fallbacks %d, appended %d, frozen merges %d, retired %d, paced %d, trimmed %d in %d trims%n",
+          s.bufferLookups.sum(), s.bufferHits(), s.bufferFallbacks.sum(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
           s.bufferPaced(), s.bufferTrimmed(), s.bufferTrims.sum()));
     }
     MinMaxEngine minmax = store.minmax();

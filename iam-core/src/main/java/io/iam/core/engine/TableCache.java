@@ -137,6 +137,26 @@ final class TableCache implements Closeable {
     return false;
   }
 
+  /**
+   * The Bloom filters of a file's committed sequences as one in-memory test; it keeps working after
+   * the file is closed or deleted (tree=lsbm keeps it for removed buffer files).
+   */
+  io.iam.core.tree.lsbm.KeyFilter filter(FileMeta f) throws IOException {
+    MSTableReader r = reader(f);
+    List<SequenceReader> sequences = new ArrayList<>();
+    for (int i = f.sequenceCount() - 1; i >= 0; i--) {
+      sequences.add(r.sequence(i));
+    }
+    return userKey -> {
+      for (SequenceReader s : sequences) {
+        if (s.mayContain(userKey)) {
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+
   /** Blocks of a file over all its committed sequences (for the trim's cached fraction). */
   long blockCount(FileMeta f) throws IOException {
     MSTableReader r = reader(f);
@@ -200,6 +220,17 @@ final class TableCache implements Closeable {
   }
 
   private InternalIterator levelIterator(List<FileMeta> files, boolean fillCache) {
+    return levelIterator(files, f -> fillCache ? iterator(f) : uncachedIterator(f));
+  }
+
+  /** Opens the iterator of one file of a level. */
+  @FunctionalInterface
+  interface Opener {
+    InternalIterator open(FileMeta f) throws IOException;
+  }
+
+  /** An iterator over the disjoint, sorted files of one level, each opened by {@code opener} when reached. */
+  InternalIterator levelIterator(List<FileMeta> files, Opener opener) {
     List<ConcatenatingIterator.Source> sources = new ArrayList<>();
     for (FileMeta f : files) {
       sources.add(new ConcatenatingIterator.Source() {
@@ -210,11 +241,16 @@ final class TableCache implements Closeable {
 
         @Override
         public InternalIterator open() throws IOException {
-          return fillCache ? iterator(f) : uncachedIterator(f);
+          return opener.open(f);
         }
       });
     }
     return new ConcatenatingIterator(cmp, sources);
+  }
+
+  /** The entries of several iterators in internal-key order (every version of every key). */
+  InternalIterator merged(List<InternalIterator> children) {
+    return new MergingIterator(cmp, children);
   }
 
   /** An iterator over a memtable's internal entries. */

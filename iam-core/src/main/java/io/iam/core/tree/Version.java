@@ -3,7 +3,6 @@ package io.iam.core.tree;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
-import io.iam.core.tree.lsbm.BufferFile;
 import io.iam.core.tree.lsbm.CompactionBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -270,29 +269,17 @@ public final class Version {
     return new Version(cmp, out, emptyNodes(out.size()), 0, applyBuffer(edit));
   }
 
-  /** The buffer after the edit's buffer change (tree=lsbm), recording in the edit what it did. */
+  /**
+   * The buffer after the edit (tree=lsbm): its buffer change, whose effect is recorded in the edit
+   * for the manifest; or, replaying the manifest, the recorded effect.
+   */
   private CompactionBuffer applyBuffer(VersionEdit edit) {
-    if (edit.bufferChange() == null) {
-      return buffer;
+    if (edit.bufferChange() != null) {
+      CompactionBuffer next = buffer.apply(edit.bufferChange());
+      edit.bufferDiff(next.diff(buffer));
+      return next;
     }
-    CompactionBuffer next = buffer.apply(edit.bufferChange());
-    edit.recordBuffer(bufferDiff(next, buffer), bufferDiff(buffer, next));
-    return next;
-  }
-
-  /** The files of {@code a}'s lists that {@code b}'s lists lack. */
-  private static List<VersionEdit.BufferRecord> bufferDiff(CompactionBuffer a, CompactionBuffer b) {
-    List<VersionEdit.BufferRecord> out = new ArrayList<>();
-    for (int level = 0; level < a.numLevels(); level++) {
-      java.util.Set<Long> there = new java.util.HashSet<>();
-      b.files(level).forEach(f -> there.add(f.fileNumber()));
-      for (BufferFile f : a.files(level)) {
-        if (!there.contains(f.fileNumber())) {
-          out.add(new VersionEdit.BufferRecord(level, f.fileNumber()));
-        }
-      }
-    }
-    return out;
+    return edit.bufferDiff() == null ? buffer : buffer.replay(edit.bufferDiff());
   }
 
   /** tree=lsbm: the compaction buffer lists of this version (empty for the other trees). */

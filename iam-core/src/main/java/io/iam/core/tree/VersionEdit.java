@@ -38,10 +38,19 @@ public final class VersionEdit {
   private static final int TAG_PUT_NODE = 9;
   private static final int TAG_REMOVE_NODE = 10;
   private static final int TAG_FLUSHED_SEQUENCE = 11;
-  /** tree=lsbm: a file entered compaction buffer list B_level (recorded; recovery drops the buffer). */
+  /**
+   * tree=lsbm: a file entered compaction buffer list B_level, by number only. Written before the
+   * buffer was persisted; replay ignores it (such a manifest's buffer is dropped, as it was then).
+   */
   private static final int TAG_BUFFER_ADD = 12;
   /** tree=lsbm: a file left B_level. */
   private static final int TAG_BUFFER_REMOVE = 13;
+  /** tree=lsbm: a file entered B_level, with its metadata. */
+  private static final int TAG_BUFFER_ADD_FILE = 14;
+  /** tree=lsbm: a file's whole sources list: owner, count, then (file, lo, hi) per entry. */
+  private static final int TAG_BUFFER_SOURCES = 15;
+  /** tree=lsbm: a file's sources list is gone. */
+  private static final int TAG_BUFFER_SOURCES_DROP = 16;
 
   private String comparatorName;
   private Long logNumber;
@@ -56,9 +65,10 @@ public final class VersionEdit {
   private final List<LevelNode> putNodes = new ArrayList<>();
   /** tree=lsbm: the buffer change to apply with this edit (in memory only). */
   private io.iam.core.tree.lsbm.BufferChange bufferChange;
-  /** tree=lsbm: files that entered / left a buffer list, as recorded in the manifest. */
-  private final List<BufferRecord> bufferAdded = new ArrayList<>();
-  private final List<BufferRecord> bufferRemoved = new ArrayList<>();
+  /** tree=lsbm: what the edit changed in the buffer, as recorded in the manifest; null: nothing. */
+  private io.iam.core.tree.lsbm.CompactionBuffer.Diff bufferDiff;
+  /** tree=lsbm: legacy records (tag 12) of an old manifest, decoded and ignored. */
+  private final List<BufferRecord> legacyBufferAdded = new ArrayList<>();
 
   public VersionEdit comparator(String name) {
     this.comparatorName = name;
@@ -132,20 +142,31 @@ public final class VersionEdit {
 
   /** Files that entered a buffer list with this edit (level, number). */
   public List<BufferRecord> bufferAdded() {
-    return List.copyOf(bufferAdded);
+    List<BufferRecord> out = new ArrayList<>(legacyBufferAdded);
+    if (bufferDiff != null) {
+      bufferDiff.added().forEach(a -> out.add(new BufferRecord(a.level(), a.file().fileNumber())));
+    }
+    return out;
   }
 
   /** Files that left a buffer list with this edit (level, number). */
   public List<BufferRecord> bufferRemoved() {
-    return List.copyOf(bufferRemoved);
+    List<BufferRecord> out = new ArrayList<>();
+    if (bufferDiff != null) {
+      bufferDiff.removed().forEach(r -> out.add(new BufferRecord(r.level(), r.fileNumber())));
+    }
+    return out;
   }
 
-  /** Called by {@link Version#apply} with what the buffer change did. */
-  void recordBuffer(List<BufferRecord> added, List<BufferRecord> removed) {
-    bufferAdded.clear();
-    bufferAdded.addAll(added);
-    bufferRemoved.clear();
-    bufferRemoved.addAll(removed);
+  /** tree=lsbm: what this edit changed in the buffer (recorded, or decoded from the manifest); null if nothing. */
+  public io.iam.core.tree.lsbm.CompactionBuffer.Diff bufferDiff() {
+    return bufferDiff;
+  }
+
+  /** Records what the edit changes in the buffer: by {@link Version#apply}, or a new manifest's snapshot. */
+  VersionEdit bufferDiff(io.iam.core.tree.lsbm.CompactionBuffer.Diff diff) {
+    this.bufferDiff = diff.isEmpty() ? null : diff;
+    return this;
   }
 
   /** Places {@code node} on {@code level}, replacing the node with its id there, if any. */
@@ -247,11 +268,24 @@ public final class VersionEdit {
         encodeFile(out, n.file());
       }
     }
-    for (BufferRecord b : bufferAdded) {
-      out.varint(TAG_BUFFER_ADD).varint(b.level()).varint(b.fileNumber());
-    }
-    for (BufferRecord b : bufferRemoved) {
-      out.varint(TAG_BUFFER_REMOVE).varint(b.level()).varint(b.fileNumber());
+    if (bufferDiff != null) {
+      for (var a : bufferDiff.added()) {
+        out.varint(TAG_BUFFER_ADD_FILE).varint(a.level());
+        encodeFile(out, a.file());
+      }
+      for (var r : bufferDiff.removed()) {
+        out.varint(TAG_BUFFER_REMOVE).varint(r.level()).varint(r.fileNumber());
+      }
+      for (var owner : bufferDiff.sourcesSet().entrySet()) {
+        out.varint(TAG_BUFFER_SOURCES).varint(owner.getKey()).varint(owner.getValue().size());
+        for (var b : owner.getValue()) {
+          encodeFile(out, b.file());
+          out.bytes(b.lo()).bytes(b.hi());
+        }
+      }
+      for (long owner : bufferDiff.sourcesDropped()) {
+        out.varint(TAG_BUFFER_SOURCES_DROP).varint(owner);
+      }
     }
     return out.toByteArray();
   }
@@ -263,6 +297,7 @@ public final class VersionEdit {
    */
   public static VersionEdit decode(byte[] record) {
     VersionEdit e = new VersionEdit();
+    DiffParts diff = new DiffParts();
     int[] pos = {0};
     int limit = record.length;
     while (pos[0] < limit) {
@@ -292,12 +327,42 @@ public final class VersionEdit {
           }
           e.putNode(level, new NodeMeta(id, lo, hi, hasFile == 1 ? decodeFile(record, pos, limit) : null));
         }
-        case TAG_BUFFER_ADD -> e.bufferAdded.add(new BufferRecord((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit)));
-        case TAG_BUFFER_REMOVE -> e.bufferRemoved.add(new BufferRecord((int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit)));
+        case TAG_BUFFER_ADD -> e.legacyBufferAdded.add(new BufferRecord((int) Coding.getVarint(record, pos, limit),
+            Coding.getVarint(record, pos, limit)));
+        case TAG_BUFFER_REMOVE -> diff.removed.add(new io.iam.core.tree.lsbm.BufferChange.Removal(
+            (int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit)));
+        case TAG_BUFFER_ADD_FILE -> {
+          int level = (int) Coding.getVarint(record, pos, limit);
+          diff.added.add(new io.iam.core.tree.lsbm.CompactionBuffer.Diff.Added(level, decodeFile(record, pos, limit)));
+        }
+        case TAG_BUFFER_SOURCES -> {
+          long owner = Coding.getVarint(record, pos, limit);
+          long n = Coding.getVarint(record, pos, limit);
+          if (n < 0 || n > limit - pos[0]) {
+            throw new IllegalArgumentException("bad sources count " + n);
+          }
+          List<io.iam.core.tree.lsbm.BufferFile> l = new ArrayList<>();
+          for (long i = 0; i < n; i++) {
+            FileMeta f = decodeFile(record, pos, limit);
+            l.add(new io.iam.core.tree.lsbm.BufferFile(f, 0, bytes(record, pos, limit), bytes(record, pos, limit),
+                io.iam.core.tree.lsbm.KeyFilter.ALL));
+          }
+          diff.set.put(owner, l);
+        }
+        case TAG_BUFFER_SOURCES_DROP -> diff.dropped.add(Coding.getVarint(record, pos, limit));
         default -> throw new IllegalArgumentException("unknown version edit tag " + tag);
       }
     }
+    e.bufferDiff(new io.iam.core.tree.lsbm.CompactionBuffer.Diff(diff.added, diff.removed, diff.set, diff.dropped));
     return e;
+  }
+
+  /** The buffer records of an edit being decoded. */
+  private static final class DiffParts {
+    final List<io.iam.core.tree.lsbm.CompactionBuffer.Diff.Added> added = new ArrayList<>();
+    final List<io.iam.core.tree.lsbm.BufferChange.Removal> removed = new ArrayList<>();
+    final java.util.Map<Long, List<io.iam.core.tree.lsbm.BufferFile>> set = new java.util.LinkedHashMap<>();
+    final List<Long> dropped = new ArrayList<>();
   }
 
   private static void encodeFile(Out out, FileMeta f) {
@@ -350,6 +415,7 @@ public final class VersionEdit {
     return "edit{log=" + logNumber + " next=" + nextFileNumber + " last=" + lastSequence
         + " -" + removed + " +" + added.stream().map(a -> "L" + a.level() + a.file()).toList()
         + (touchesNodes() ? " depth=" + depth + " -" + removedNodes + " +" + putNodes : "")
-        + (bufferAdded.isEmpty() && bufferRemoved.isEmpty() ? "" : " buffer -" + bufferRemoved + " +" + bufferAdded) + "}";
+        + (bufferAdded().isEmpty() && bufferRemoved().isEmpty() ? "" : " buffer -" + bufferRemoved() + " +" + bufferAdded())
+        + (bufferDiff == null || bufferDiff.sourcesSet().isEmpty() ? "" : " sources " + bufferDiff.sourcesSet().keySet()) + "}";
   }
 }

@@ -202,6 +202,7 @@ public final class VersionSet implements Closeable {
           snapshot.add(level, f);
         }
       }
+      snapshot.bufferDiff(current.buffer().asDiff()); // tree=lsbm: the buffer, kept across the new manifest
     }
     boolean renamed = false;
     try {

@@ -16,8 +16,6 @@ import io.iam.core.table.SequenceWriter;
 import io.iam.core.table.TableOptions;
 import io.iam.core.tree.NodeMeta;
 import io.iam.core.tree.StoreFiles;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -77,36 +73,7 @@ class CrashRecoveryTest {
 
   /** Runs the child until {@code millis} after it opened the store, kills it, returns the last acknowledged batch. */
   private static long runAndKill(Path dir, String tree, long first, long millis) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        CrashWorkload.class.getName(), dir.toString(), Long.toString(first), tree);
-    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-    Process child = pb.start();
-    AtomicLong last = new AtomicLong(first - 1);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = in.readLine()) != null) {
-          if (!line.equals("open")) {
-            last.set(Long.parseLong(line.trim()));
-          }
-        }
-      } catch (Exception e) {
-        // the pipe breaks when the child dies
-      }
-    });
-    reader.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (last.get() < first && System.nanoTime() < deadline && child.isAlive()) {
-      Thread.sleep(5);
-    }
-    Thread.sleep(millis);
-    child.destroyForcibly(); // SIGKILL on Linux
-    child.waitFor(30, TimeUnit.SECONDS);
-    reader.join(10_000);
-    assertTrue(last.get() >= first, "the child never acknowledged a write (did it fail to start?)");
-    return last.get();
+    return KilledChild.runAndKill(CrashWorkload.class, List.of(dir.toString(), Long.toString(first), tree), first, millis);
   }
 
   /** Checks the store after a kill; returns its depth (0 for a leveled tree), for minmax its bucket count. */

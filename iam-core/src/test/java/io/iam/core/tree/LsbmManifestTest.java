@@ -1,7 +1,7 @@
 package io.iam.core.tree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.fs.LocalFs;
@@ -9,19 +9,22 @@ import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.ValueType;
+import io.iam.core.tree.lsbm.BufferChange;
+import io.iam.core.tree.lsbm.BufferFile;
 import io.iam.core.tree.lsbm.BufferedMerge;
 import io.iam.core.tree.lsbm.LsbmConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * tree=lsbm and the manifest: a compaction's edit moves its input from C_i to B_{i+1} in one
- * record, the record names the buffer files, buffer files stay live, and recovery drops the
- * buffer (its fences are not persisted, so a recovered buffer could not be trusted) so the files
- * become obsolete rather than resurrected.
+ * tree=lsbm and the manifest: a compaction's edit moves its inputs from the levels to B_{i+1} in
+ * one record, with the outputs' sources; buffer files stay live; recovery replays the buffer
+ * (files, sources lists, removals), also from a new manifest's snapshot, and a file a trim removed
+ * stays removed.
  */
 class LsbmManifestTest {
 
@@ -33,28 +36,52 @@ class LsbmManifestTest {
         InternalKey.encode(hi.getBytes(StandardCharsets.UTF_8), 8, ValueType.PUT), 8, 9);
   }
 
+  private static List<Long> numbers(List<BufferFile> l) {
+    return l.stream().map(BufferFile::fileNumber).toList();
+  }
+
   @Test
-  void aBufferedMergeIsOneRecordAndRecoveryDropsTheBuffer(@TempDir Path dir) throws Exception {
+  void aBufferedMergeIsOneRecordAndRecoveryReplaysTheBuffer(@TempDir Path dir) throws Exception {
     FileMeta upper = file(5, "a", "m");
-    FileMeta output = file(6, "a", "m");
+    FileMeta lower = file(7, "c", "z");
+    FileMeta output = file(6, "a", "z");
     try (VersionSet vs = VersionSet.create(LocalFs.INSTANCE, dir, CMP, 4, "lsbm", false)) {
       vs.markFileNumberUsed(10);
-      vs.logAndApply(new VersionEdit().add(1, upper));
-      VersionEdit edit = new VersionEdit().remove(1, 5).add(2, output)
-          .bufferChange(BufferedMerge.plan(1, List.of(upper), List.of(upper), true, 1000, 1000, CONFIG));
+      vs.logAndApply(new VersionEdit().add(1, upper).add(2, lower));
+      VersionEdit edit = new VersionEdit().remove(1, 5).remove(2, 7).add(2, output)
+          .bufferChange(BufferedMerge.plan(1, List.of(upper), List.of(lower), List.of(output), true, Map.of(), 2000, 2000,
+              CONFIG));
       Version v = vs.logAndApply(edit);
-      assertEquals(List.of(upper), v.buffer().allFiles());
+      assertEquals(List.of(5L, 7L), v.buffer().allFiles().stream().map(FileMeta::fileNumber).sorted().toList());
       assertTrue(v.files(1).isEmpty());
-      assertEquals(List.of(new VersionEdit.BufferRecord(2, 5)), edit.bufferAdded());
+      assertEquals(List.of(new VersionEdit.BufferRecord(2, 7), new VersionEdit.BufferRecord(2, 5)), edit.bufferAdded());
       VersionEdit decoded = VersionEdit.decode(edit.encode());
       assertEquals(edit.bufferAdded(), decoded.bufferAdded());
+      assertEquals(List.of(5L, 7L), numbers(decoded.bufferDiff().sourcesSet().get(6L)));
       assertTrue(decoded.toString().contains("buffer"), decoded.toString());
-      assertTrue(vs.liveFiles().containsAll(List.of(5L, 6L)), "the buffer keeps file 5 live: " + vs.liveFiles());
+      assertTrue(vs.liveFiles().containsAll(List.of(5L, 6L, 7L)), "the buffer keeps files 5 and 7 live: " + vs.liveFiles());
+    }
+    for (int reopen = 0; reopen < 2; reopen++) { // the second replays the new manifest's snapshot
+      try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4)) {
+        assertEquals(List.of(5L, 7L), vs.current().buffer().allFiles().stream().map(FileMeta::fileNumber).sorted().toList(),
+            "reopen " + reopen);
+        assertEquals(List.of(5L, 7L), numbers(vs.current().buffer().sourcesCovering(6, "d".getBytes(StandardCharsets.UTF_8))));
+        assertEquals("m", new String(vs.current().buffer().sources(6).get(0).hi(), StandardCharsets.UTF_8),
+            "the narrowed range survives");
+        assertEquals(List.of(output), vs.current().files(2));
+        assertTrue(vs.liveFiles().containsAll(List.of(5L, 7L)), "recovered buffer files stay live");
+      }
     }
     try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4)) {
-      assertTrue(vs.current().buffer().isEmpty(), "recovery drops the buffer");
-      assertEquals(List.of(output), vs.current().files(2));
-      assertFalse(vs.liveFiles().contains(5L), "the dropped buffer file is obsolete");
+      vs.logAndApply(new VersionEdit().bufferChange(BufferChange.removing(List.of(new BufferChange.Removal(2, 5)), CONFIG)));
+    }
+    try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4)) {
+      assertEquals(List.of(7L), vs.current().buffer().allFiles().stream().map(FileMeta::fileNumber).toList(),
+          "the trimmed file stays removed");
+      assertTrue(!vs.current().buffer().contains(5) && vs.current().buffer().sources(6).size() == 2,
+          "and stays in the list as a marker");
+      assertTrue(!vs.liveFiles().contains(5L));
+      assertNull(vs.current().buffer().sourcesCovering(7, "d".getBytes(StandardCharsets.UTF_8)));
     }
   }
 }

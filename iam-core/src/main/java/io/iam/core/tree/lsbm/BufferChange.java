@@ -2,17 +2,20 @@ package io.iam.core.tree.lsbm;
 
 import io.iam.core.tree.FileMeta;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one manifest edit does to the compaction buffer, as planned by {@link BufferedMerge} or
  * {@link TrimPlanner}; {@link CompactionBuffer#apply} turns it into the next buffer when the edit
  * is installed, so concurrent edits compose.
  *
- * @param level the level of the compaction's inputs (C_i), or -1 for a trim alone
- * @param movedDown the files that left C_i for C_{i+1}
- * @param merged whether they were merged (appended to B_{i+1} unless it is frozen) rather than
- *     moved by a manifest edit (then B_{i+1} is fenced over their ranges)
- * @param fences ranges to fence (the data that left C_i, widened over the gaps around it)
+ * @param level the level of the compaction's upper inputs (C_i), or -1 for a trim alone
+ * @param inputs every input of the merge, newest data first: the files of C_i (level 0: by
+ *     largest sequence, descending), then the files of C_{i+1} they overlap
+ * @param upperCount how many of {@code inputs} come from C_i
+ * @param outputs the files the merge wrote into C_{i+1} (empty for a move)
+ * @param merged whether the inputs were merged; false for a trivial move (files re-labelled)
+ * @param filters the inputs' key filters, by file number (an input missing here admits every key)
  * @param removals buffer files to remove (trim), by level and number
  * @param bytesIn bytes the compaction read (both levels; 0 for a move)
  * @param bytesOut bytes it wrote
@@ -20,28 +23,37 @@ import java.util.List;
  */
 public record BufferChange(
     int level,
-    List<FileMeta> movedDown,
+    List<FileMeta> inputs,
+    int upperCount,
+    List<FileMeta> outputs,
     boolean merged,
-    List<LevelFence> fences,
+    Map<Long, KeyFilter> filters,
     List<Removal> removals,
     long bytesIn,
     long bytesOut,
     LsbmConfig config) {
 
-  /** A range to fence on one level (user keys, inclusive, null open). */
-  public record LevelFence(int level, byte[] lo, byte[] hi) {}
-
   /** A buffer file to remove. */
   public record Removal(int level, long fileNumber) {}
 
   public BufferChange {
-    movedDown = List.copyOf(movedDown);
-    fences = List.copyOf(fences);
+    inputs = List.copyOf(inputs);
+    outputs = List.copyOf(outputs);
+    filters = Map.copyOf(filters);
     removals = List.copyOf(removals);
+  }
+
+  /** The inputs from C_i (the data that leaves C_i). */
+  public List<FileMeta> upper() {
+    return inputs.subList(0, upperCount);
+  }
+
+  KeyFilter filter(FileMeta f) {
+    return filters.getOrDefault(f.fileNumber(), KeyFilter.ALL);
   }
 
   /** A change that only removes buffer files (a trim). */
   public static BufferChange removing(List<Removal> removals, LsbmConfig config) {
-    return new BufferChange(-1, List.of(), false, List.of(), removals, 0, 0, config);
+    return new BufferChange(-1, List.of(), 0, List.of(), false, Map.of(), removals, 0, 0, config);
   }
 }

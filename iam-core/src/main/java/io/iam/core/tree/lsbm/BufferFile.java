@@ -4,18 +4,19 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.tree.FileMeta;
 
 /**
- * One file of a compaction buffer list B_i: a file that was in C_{i-1} when it was merged into
- * C_i, kept on disk unchanged.
+ * One file of a compaction buffer list B_i: an input of a merge into C_i (a file of C_{i-1} or
+ * of C_i itself), kept on disk unchanged after the merge.
  *
- * @param epoch when it was appended (the buffer's counter); a {@link Fence} of a later epoch that
- *     covers a key makes this file unusable for that key
+ * @param epoch when it was appended (the buffer's counter; the trim spares files newer than its
+ *     previous run)
  * @param lo smallest user key of the file
  * @param hi largest user key of the file
+ * @param filter the file's Bloom filters, kept after the file is removed
  */
-public record BufferFile(FileMeta file, long epoch, byte[] lo, byte[] hi) {
+public record BufferFile(FileMeta file, long epoch, byte[] lo, byte[] hi, KeyFilter filter) {
 
-  static BufferFile of(FileMeta file, long epoch) {
-    return new BufferFile(file, epoch, InternalKey.userKey(file.smallest()), InternalKey.userKey(file.largest()));
+  static BufferFile of(FileMeta file, long epoch, KeyFilter filter) {
+    return new BufferFile(file, epoch, InternalKey.userKey(file.smallest()), InternalKey.userKey(file.largest()), filter);
   }
 
   public long fileNumber() {

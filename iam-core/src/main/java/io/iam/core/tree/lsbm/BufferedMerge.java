@@ -1,17 +1,17 @@
 package io.iam.core.tree.lsbm;
 
-import io.iam.core.key.InternalKey;
 import io.iam.core.tree.FileMeta;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Plans what a leveled compaction of C_i into C_{i+1} does to the compaction buffer (the bold
- * lines of the paper's Algorithm 1, adapted to LevelDB's one-file-at-a-time compactions): the
- * files of C_i go to B_{i+1} instead of being deleted (no I/O: they are already on disk), and B_i
- * is fenced over the key range that left C_i, widened to the neighbouring files of C_i (keys
- * between two files of C_i are in no file of it, so fencing them costs nothing and lets a fully
- * fenced buffer file be retired). A pure function of the level's files before the compaction.
+ * lines of the paper's Algorithm 1, adapted to a leveled tree whose levels never empty): the
+ * merge's inputs, from both levels, are kept on disk as buffer files of B_{i+1} instead of being
+ * deleted (no I/O: they are on disk already), and each output file records which of them it was
+ * merged from, newest data first, so reads of it can go to their cached blocks. A pure function.
  */
 public final class BufferedMerge {
 
@@ -20,40 +20,21 @@ public final class BufferedMerge {
   /**
    * The buffer change of one compaction.
    *
-   * @param level i, the level of {@code inputs}
-   * @param levelFiles the files of C_i before the compaction, sorted by key (i ≥ 1; ignored for 0)
-   * @param inputs the files of C_i it takes
+   * @param level i, the level of {@code upper}
+   * @param upper the files of C_i it takes
+   * @param lower the files of C_{i+1} it rewrites
+   * @param outputs the files it wrote into C_{i+1}
    * @param merged false for a trivial move (files re-labelled, nothing merged)
+   * @param filters the inputs' key filters, by file number
    * @param bytesIn bytes read from both levels
    * @param bytesOut bytes written
    */
-  public static BufferChange plan(int level, List<FileMeta> levelFiles, List<FileMeta> inputs, boolean merged,
-      long bytesIn, long bytesOut, LsbmConfig config) {
-    List<BufferChange.LevelFence> fences = new ArrayList<>();
-    if (level >= 1) {
-      for (FileMeta g : inputs) {
-        int at = indexOf(levelFiles, g.fileNumber());
-        byte[] lo;
-        byte[] hi;
-        if (at < 0) {
-          lo = InternalKey.userKey(g.smallest()); // not found: fence exactly its own range
-          hi = InternalKey.userKey(g.largest());
-        } else {
-          lo = at == 0 ? null : InternalKey.userKey(levelFiles.get(at - 1).largest());
-          hi = at == levelFiles.size() - 1 ? null : InternalKey.userKey(levelFiles.get(at + 1).smallest());
-        }
-        fences.add(new BufferChange.LevelFence(level, lo, hi));
-      }
-    }
-    return new BufferChange(level, inputs, merged, fences, List.of(), bytesIn, bytesOut, config);
-  }
-
-  private static int indexOf(List<FileMeta> files, long number) {
-    for (int i = 0; i < files.size(); i++) {
-      if (files.get(i).fileNumber() == number) {
-        return i;
-      }
-    }
-    return -1;
+  public static BufferChange plan(int level, List<FileMeta> upper, List<FileMeta> lower, List<FileMeta> outputs,
+      boolean merged, Map<Long, KeyFilter> filters, long bytesIn, long bytesOut, LsbmConfig config) {
+    List<FileMeta> inputs = new ArrayList<>(upper);
+    // level-0 files overlap: the one with the newest data first (a later flush holds newer versions)
+    inputs.sort(Comparator.comparingLong(FileMeta::largestSequence).reversed());
+    inputs.addAll(lower);
+    return new BufferChange(level, inputs, upper.size(), outputs, merged, filters, List.of(), bytesIn, bytesOut, config);
   }
 }

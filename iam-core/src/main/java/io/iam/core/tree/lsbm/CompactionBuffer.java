@@ -1,24 +1,31 @@
 package io.iam.core.tree.lsbm;
 
+import io.iam.core.key.InternalKey;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.tree.FileMeta;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * The compaction buffer of a leveled tree: per level i ≥ 1 a list B_i of files that were in
- * C_{i-1} when they were merged into C_i, newest first, and the {@link Fence}s that say for which
- * keys a file no longer shows what C_i holds. Immutable; a {@link io.iam.core.tree.Version} holds
- * one, so readers see the buffer that matches the levels they read.
+ * The compaction buffer of a leveled tree: per level i ≥ 1 a list B_i of files that were inputs
+ * of merges into C_i, newest first, and for the files of the levels (and some buffer files) their
+ * <em>sources</em>: the buffer files they were merged from, newest data first. Immutable; a {@link
+ * io.iam.core.tree.Version} holds one, so readers see the buffer that matches the levels they read.
  *
- * <p><b>Invariant</b> (what makes buffered reads return the newest version): for a key k and a
- * level i, take the buffer files of B_i whose range covers k and that no later fence covers at
- * k ({@link #usable}). If any of them holds k, the newest version among them is the newest
- * version of k in C_i, or a deletion C_i has dropped at the bottom. Every way the newest version
- * of k in C_i can change either appends the file carrying it (a buffered merge), or fences k (a
- * move, a merge into a frozen list, a file leaving C_i, the removal of a buffer file, which fences
- * the older files over its range).
+ * <p><b>Invariant</b> (what makes buffered reads return the newest version): a file x with
+ * sources was written by a merge of exactly those files (or of files that were themselves merged
+ * from them), so for every key k, x's version of k is the version of k in the first of x's
+ * sources, walking them newest data first, that holds k; if none does, x holds no version of k.
+ * (Two exceptions that read the same: a merge at the bottom drops a deletion, and then nothing
+ * older is left below; and older versions a snapshot needed, which buffered reads never ask for.)
+ * A source that has been removed from the buffer (trim, cap) stays in the lists as a marker with
+ * its key range and Bloom filters: a read that reaches it for a key it may hold must read x itself.
+ * The paper keeps a removed file's minimum and maximum key for the same purpose (§4.1, Algorithm 3
+ * line 15).
  */
 public final class CompactionBuffer {
 
@@ -29,22 +36,30 @@ public final class CompactionBuffer {
 
   private final KeyComparator user;
   private final List<List<BufferFile>> files;
-  private final List<List<Fence>> fences;
+  /** By file number (a file of the levels or of the buffer): the files it was merged from, newest data first. */
+  private final Map<Long, List<BufferFile>> sources;
+  /** Numbers of every file in {@link #files}. */
+  private final Set<Long> present;
   private final boolean[] frozen;
   /** Per level, bytes that left C_i since B_i froze. */
   private final long[] movedSinceFreeze;
   private final long epoch;
   private final Outcome outcome;
 
-  private CompactionBuffer(KeyComparator user, List<List<BufferFile>> files, List<List<Fence>> fences, boolean[] frozen,
-      long[] movedSinceFreeze, long epoch, Outcome outcome) {
+  private CompactionBuffer(KeyComparator user, List<List<BufferFile>> files, Map<Long, List<BufferFile>> sources,
+      boolean[] frozen, long[] movedSinceFreeze, long epoch, Outcome outcome) {
     this.user = user;
     List<List<BufferFile>> f = new ArrayList<>();
-    files.forEach(l -> f.add(List.copyOf(l)));
+    Set<Long> p = new HashSet<>();
+    files.forEach(l -> {
+      f.add(List.copyOf(l));
+      l.forEach(b -> p.add(b.fileNumber()));
+    });
     this.files = List.copyOf(f);
-    List<List<Fence>> g = new ArrayList<>();
-    fences.forEach(l -> g.add(List.copyOf(l)));
-    this.fences = List.copyOf(g);
+    this.present = Set.copyOf(p);
+    Map<Long, List<BufferFile>> s = new HashMap<>();
+    sources.forEach((k, v) -> s.put(k, List.copyOf(v)));
+    this.sources = Map.copyOf(s);
     this.frozen = frozen.clone();
     this.movedSinceFreeze = movedSinceFreeze.clone();
     this.epoch = epoch;
@@ -54,12 +69,15 @@ public final class CompactionBuffer {
   /** An empty buffer of {@code levels} levels. */
   public static CompactionBuffer empty(KeyComparator user, int levels) {
     List<List<BufferFile>> files = new ArrayList<>();
-    List<List<Fence>> fences = new ArrayList<>();
     for (int i = 0; i < levels; i++) {
       files.add(List.of());
-      fences.add(List.of());
     }
-    return new CompactionBuffer(user, files, fences, new boolean[levels], new long[levels], 0, Outcome.NONE);
+    return new CompactionBuffer(user, files, Map.of(), new boolean[levels], new long[levels], 0, Outcome.NONE);
+  }
+
+  /** The user-key order the buffer's ranges are in. */
+  public KeyComparator userComparator() {
+    return user;
   }
 
   public int numLevels() {
@@ -71,11 +89,6 @@ public final class CompactionBuffer {
     return files.get(level);
   }
 
-  /** The fences of level {@code level}. */
-  public List<Fence> fences(int level) {
-    return fences.get(level);
-  }
-
   public boolean frozen(int level) {
     return frozen[level];
   }
@@ -85,7 +98,12 @@ public final class CompactionBuffer {
   }
 
   public boolean isEmpty() {
-    return files.stream().allMatch(List::isEmpty);
+    return present.isEmpty();
+  }
+
+  /** Whether file {@code fileNumber} is in a buffer list (false once removed). */
+  public boolean contains(long fileNumber) {
+    return present.contains(fileNumber);
   }
 
   /** Every buffer file of every level. */
@@ -95,7 +113,7 @@ public final class CompactionBuffer {
     return out;
   }
 
-  /** The buffer's counter: the epoch of its newest file or fence. */
+  /** The buffer's counter: the epoch of its newest file. */
   public long epoch() {
     return epoch;
   }
@@ -104,25 +122,24 @@ public final class CompactionBuffer {
     return outcome;
   }
 
-  /** Whether {@code b} of level {@code level} may answer for {@code userKey}: no later fence covers it. */
-  public boolean usable(int level, BufferFile b, byte[] userKey) {
-    for (Fence f : fences.get(level)) {
-      if (f.epoch() > b.epoch() && (f.lo() == null || user.compare(f.lo(), userKey) <= 0)
-          && (f.hi() == null || user.compare(f.hi(), userKey) >= 0)) {
-        return false;
-      }
-    }
-    return true;
+  /** The files {@code fileNumber} was merged from, newest data first (removed ones included); empty if none are known. */
+  public List<BufferFile> sources(long fileNumber) {
+    return sources.getOrDefault(fileNumber, List.of());
   }
 
-  /** The files of B_{@code level} that cover {@code userKey} and may answer for it, newest first. */
-  public List<BufferFile> candidates(int level, byte[] userKey) {
-    List<BufferFile> out = new ArrayList<>();
-    if (level <= 0 || level >= files.size()) {
-      return out;
+  /**
+   * The sources of file {@code fileNumber} whose range covers {@code userKey}, newest data first,
+   * removed ones included (check {@link #contains}); null if the file has no sources and must be
+   * read itself.
+   */
+  public List<BufferFile> sourcesCovering(long fileNumber, byte[] userKey) {
+    List<BufferFile> all = sources.get(fileNumber);
+    if (all == null) {
+      return null;
     }
-    for (BufferFile b : files.get(level)) {
-      if (user.compare(b.lo(), userKey) <= 0 && user.compare(b.hi(), userKey) >= 0 && usable(level, b, userKey)) {
+    List<BufferFile> out = new ArrayList<>();
+    for (BufferFile b : all) {
+      if (user.compare(b.lo(), userKey) <= 0 && user.compare(b.hi(), userKey) >= 0) {
         out.add(b);
       }
     }
@@ -130,43 +147,43 @@ public final class CompactionBuffer {
   }
 
   /**
-   * The buffer after {@code change}: removals (each fences the older files over its range), the
-   * change's fences, the files moved down (appended, or fenced if B_{i+1} is frozen or they were
-   * moved without a merge), freezing and unfreezing, then retiring files every later fence covers
-   * entirely, then the pace: while B_i exceeds its cap, the file with the smallest maximum key
-   * goes. Finally fences no file is older than are dropped.
+   * The buffer after {@code change}:
+   * <ol>
+   *   <li>removals (trim);
+   *   <li>a merge into C_{i+1} (unless B_{i+1} is frozen): each input whose sources are all still
+   *       in the buffer is replaced by them; every other input is appended to B_{i+1}. Each
+   *       output gets the resulting files that overlap it as its sources;
+   *   <li>freezing and unfreezing;
+   *   <li>the pace: while B_i exceeds its cap, the file with the smallest maximum key goes;
+   *   <li>files no sources list refers to any more are retired, and lists with no file left in
+   *       the buffer are dropped.
+   * </ol>
    */
   public CompactionBuffer apply(BufferChange change) {
     int n = files.size();
     List<List<BufferFile>> fs = new ArrayList<>();
-    List<List<Fence>> gs = new ArrayList<>();
+    Set<Long> live = new HashSet<>(present);
     for (int i = 0; i < n; i++) {
       fs.add(new ArrayList<>(files.get(i)));
-      gs.add(new ArrayList<>(fences.get(i)));
     }
+    Map<Long, List<BufferFile>> src = new HashMap<>(sources);
     boolean[] fr = frozen.clone();
     long[] moved = movedSinceFreeze.clone();
     long e = epoch;
     int trimmed = 0;
     for (BufferChange.Removal r : change.removals()) {
-      BufferFile b = find(fs.get(r.level()), r.fileNumber());
-      if (b != null) {
-        fs.get(r.level()).remove(b);
-        gs.get(r.level()).add(new Fence(b.lo(), b.hi(), b.epoch()));
+      if (r.level() > 0 && r.level() < n && fs.get(r.level()).removeIf(b -> b.fileNumber() == r.fileNumber())) {
+        live.remove(r.fileNumber());
+        src.remove(r.fileNumber());
         trimmed++;
-      }
-    }
-    for (BufferChange.LevelFence f : change.fences()) {
-      if (f.level() > 0 && f.level() < n) {
-        gs.get(f.level()).add(new Fence(f.lo(), f.hi(), ++e));
       }
     }
     int appended = 0;
     int frozenMerges = 0;
     int in = change.level();
     int out = in + 1;
-    if (in >= 0 && out < n && !change.movedDown().isEmpty()) {
-      long left = change.movedDown().stream().mapToLong(FileMeta::fileSize).sum();
+    if (in >= 0 && out < n && !change.upper().isEmpty()) {
+      long left = change.upper().stream().mapToLong(FileMeta::fileSize).sum();
       if (in > 0 && fr[in]) {
         moved[in] += left;
         if (moved[in] >= change.config().targetBytes(in)) {
@@ -178,29 +195,39 @@ public final class CompactionBuffer {
         fr[out] = true; // repeated data reached C_{i+1}: its buffered copies would be obsolete
         moved[out] = 0;
       }
-      List<FileMeta> down = new ArrayList<>(change.movedDown());
-      down.sort(Comparator.comparingLong(FileMeta::largestSequence)); // older data gets the older epoch
-      for (FileMeta f : down) {
-        BufferFile b = BufferFile.of(f, ++e);
-        if (change.merged() && !fr[out]) {
-          fs.get(out).add(0, b);
-          appended++;
+      if (change.merged()) {
+        List<BufferFile> merged = new ArrayList<>();
+        for (FileMeta x : change.inputs()) {
+          List<BufferFile> xs = src.remove(x.fileNumber());
+          if (fr[out]) {
+            continue;
+          }
+          List<BufferFile> within = xs == null ? List.of() : clip(xs, x);
+          if (!within.isEmpty() && within.stream().allMatch(b -> live.contains(b.fileNumber()))) {
+            addNew(merged, within); // x is exactly the merge of these: read them, not x
+          } else {
+            BufferFile b = BufferFile.of(x, ++e, change.filter(x));
+            fs.get(out).add(0, b);
+            live.add(b.fileNumber());
+            appended++;
+            merged.add(b);
+            if (!within.isEmpty()) {
+              src.put(x.fileNumber(), within); // some of its sources are still cached: keep reading them
+            }
+          }
+        }
+        if (fr[out]) {
+          frozenMerges += change.upper().size();
         } else {
-          gs.get(out).add(new Fence(b.lo(), b.hi(), e));
-          if (change.merged()) {
-            frozenMerges++;
+          for (FileMeta o : change.outputs()) {
+            src.put(o.fileNumber(), clip(merged, o));
           }
         }
       }
     }
-    int retired = 0;
     int paced = 0;
     for (int level = 1; level < n; level++) {
       List<BufferFile> l = fs.get(level);
-      List<Fence> g = gs.get(level);
-      retired += l.size();
-      l.removeIf(b -> fullyFenced(b, g));
-      retired -= l.size();
       long cap = change.config().capBytes(level);
       long bytes = l.stream().mapToLong(b -> b.file().fileSize()).sum();
       while (bytes > cap && !l.isEmpty()) {
@@ -211,52 +238,156 @@ public final class CompactionBuffer {
           }
         }
         l.remove(victim);
-        g.add(new Fence(victim.lo(), victim.hi(), victim.epoch()));
+        live.remove(victim.fileNumber());
+        src.remove(victim.fileNumber());
         bytes -= victim.file().fileSize();
         paced++;
       }
-      long oldest = l.stream().mapToLong(BufferFile::epoch).min().orElse(Long.MAX_VALUE);
-      g.removeIf(f -> f.epoch() <= oldest);
     }
-    return new CompactionBuffer(user, fs, gs, fr, moved, e, new Outcome(appended, frozenMerges, retired, paced, trimmed));
+    int retired = 0;
+    boolean again = true;
+    while (again) {
+      src.values().removeIf(l -> l.stream().noneMatch(b -> live.contains(b.fileNumber())));
+      Set<Long> referenced = new HashSet<>();
+      src.values().forEach(l -> l.forEach(b -> referenced.add(b.fileNumber())));
+      again = false;
+      for (List<BufferFile> l : fs) {
+        for (BufferFile b : List.copyOf(l)) {
+          if (!referenced.contains(b.fileNumber())) {
+            l.remove(b);
+            live.remove(b.fileNumber());
+            src.remove(b.fileNumber());
+            retired++;
+            again = true;
+          }
+        }
+      }
+    }
+    return new CompactionBuffer(user, fs, src, fr, moved, e, new Outcome(appended, frozenMerges, retired, paced, trimmed));
   }
 
-  private static BufferFile find(List<BufferFile> l, long fileNumber) {
+  /**
+   * What one edit changed in the buffer, as the manifest records it: files that entered a list
+   * (with their metadata, newest first per level), files that left one, sources lists set (whole)
+   * and dropped. Epochs, Bloom filters and the freeze state are not recorded: a replayed buffer
+   * gives its files new epochs, admits every key in a removed source's range (a read there goes
+   * to the level's file), and starts unfrozen; all three only cost hits, never correctness.
+   *
+   * @param added (level, file), newest first within a level
+   * @param sourcesSet by owner, its whole list (entries: file, narrowed lo and hi)
+   */
+  public record Diff(List<Added> added, List<BufferChange.Removal> removed, Map<Long, List<BufferFile>> sourcesSet,
+      List<Long> sourcesDropped) {
+
+    /** A file that entered B_level. */
+    public record Added(int level, FileMeta file) {}
+
+    public Diff {
+      added = List.copyOf(added);
+      removed = List.copyOf(removed);
+      sourcesSet = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sourcesSet));
+      sourcesDropped = List.copyOf(sourcesDropped);
+    }
+
+    public boolean isEmpty() {
+      return added.isEmpty() && removed.isEmpty() && sourcesSet.isEmpty() && sourcesDropped.isEmpty();
+    }
+  }
+
+  /** What changed from {@code before} to this buffer (for the manifest). */
+  public Diff diff(CompactionBuffer before) {
+    List<Diff.Added> added = new ArrayList<>();
+    List<BufferChange.Removal> removed = new ArrayList<>();
+    for (int level = 0; level < files.size(); level++) {
+      for (BufferFile b : files.get(level)) {
+        if (!before.present.contains(b.fileNumber())) {
+          added.add(new Diff.Added(level, b.file()));
+        }
+      }
+      for (BufferFile b : before.files.get(level)) {
+        if (!present.contains(b.fileNumber())) {
+          removed.add(new BufferChange.Removal(level, b.fileNumber()));
+        }
+      }
+    }
+    Map<Long, List<BufferFile>> set = new java.util.TreeMap<>();
+    sources.forEach((owner, l) -> {
+      if (before.sources.get(owner) != l) { // lists an edit did not touch are the same object
+        set.put(owner, l);
+      }
+    });
+    List<Long> dropped = new ArrayList<>();
+    before.sources.keySet().stream().sorted().filter(owner -> !sources.containsKey(owner)).forEach(dropped::add);
+    return new Diff(added, removed, set, dropped);
+  }
+
+  /** This buffer's whole state as a diff from an empty one (a new manifest's first record). */
+  public Diff asDiff() {
+    return diff(empty(user, files.size()));
+  }
+
+  /**
+   * The buffer after a recorded {@link Diff} (manifest replay). Added files go in front of their
+   * lists in the recorded order, with new epochs; sources entries admit every key (their Bloom
+   * filters are not recorded).
+   */
+  public CompactionBuffer replay(Diff d) {
+    List<List<BufferFile>> fs = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      fs.add(new ArrayList<>(files.get(i)));
+    }
+    for (BufferChange.Removal r : d.removed()) {
+      fs.get(r.level()).removeIf(b -> b.fileNumber() == r.fileNumber());
+    }
+    long e = epoch + d.added().size();
+    long next = e;
+    List<List<BufferFile>> front = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      front.add(new ArrayList<>());
+    }
+    for (Diff.Added a : d.added()) {
+      front.get(a.level()).add(BufferFile.of(a.file(), next--, KeyFilter.ALL));
+    }
+    for (int i = 0; i < files.size(); i++) {
+      fs.get(i).addAll(0, front.get(i));
+    }
+    Map<Long, List<BufferFile>> src = new HashMap<>(sources);
+    d.sourcesDropped().forEach(src::remove);
+    d.sourcesSet().forEach((owner, l) -> src.put(owner,
+        l.stream().map(b -> new BufferFile(b.file(), 0, b.lo(), b.hi(), KeyFilter.ALL)).toList()));
+    return new CompactionBuffer(user, fs, src, new boolean[files.size()], new long[files.size()], e, Outcome.NONE);
+  }
+
+  /**
+   * Appends the entries of {@code more} not in {@code to} yet. Two inputs can share a source (a
+   * level-0 file spans many files of C_1); at the same range, its first place answers first, and
+   * identically, so a second place would never be reached.
+   */
+  private void addNew(List<BufferFile> to, List<BufferFile> more) {
+    for (BufferFile b : more) {
+      if (to.stream().noneMatch(t -> t.fileNumber() == b.fileNumber() && user.compare(t.lo(), b.lo()) == 0
+          && user.compare(t.hi(), b.hi()) == 0)) {
+        to.add(b);
+      }
+    }
+  }
+
+  /**
+   * The entries of {@code l} that overlap {@code f}, each narrowed to {@code f}'s key range. A
+   * source answers for f's keys only: a level-0 file merged into one file of C_1 also holds keys
+   * of its neighbours, whose newer versions may since have arrived elsewhere.
+   */
+  private List<BufferFile> clip(List<BufferFile> l, FileMeta f) {
+    byte[] lo = InternalKey.userKey(f.smallest());
+    byte[] hi = InternalKey.userKey(f.largest());
+    List<BufferFile> out = new ArrayList<>();
     for (BufferFile b : l) {
-      if (b.fileNumber() == fileNumber) {
-        return b;
+      if (user.compare(b.lo(), hi) <= 0 && user.compare(b.hi(), lo) >= 0) {
+        out.add(new BufferFile(b.file(), b.epoch(), user.compare(b.lo(), lo) >= 0 ? b.lo() : lo,
+            user.compare(b.hi(), hi) <= 0 ? b.hi() : hi, b.filter()));
       }
     }
-    return null;
-  }
-
-  /** Whether fences later than {@code b} cover its whole range (no key left it may answer for). */
-  private boolean fullyFenced(BufferFile b, List<Fence> g) {
-    List<Fence> later = new ArrayList<>();
-    for (Fence f : g) {
-      if (f.epoch() > b.epoch() && (f.lo() == null || user.compare(f.lo(), b.hi()) <= 0)
-          && (f.hi() == null || user.compare(f.hi(), b.lo()) >= 0)) {
-        later.add(f);
-      }
-    }
-    later.sort((x, y) -> x.lo() == null ? (y.lo() == null ? 0 : -1) : y.lo() == null ? 1 : user.compare(x.lo(), y.lo()));
-    byte[] reach = null;
-    for (Fence f : later) {
-      byte[] need = reach == null ? b.lo() : reach;
-      if (f.lo() != null && user.compare(f.lo(), need) > 0) {
-        return false;
-      }
-      if (f.hi() == null) {
-        return true;
-      }
-      if (reach == null || user.compare(f.hi(), reach) > 0) {
-        reach = f.hi();
-      }
-      if (user.compare(reach, b.hi()) >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return out;
   }
 
   @Override

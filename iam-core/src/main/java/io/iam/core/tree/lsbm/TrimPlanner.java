@@ -8,8 +8,10 @@ import java.util.Map;
  * Chooses the buffer files a trim removes (the paper's Algorithm 2): every file whose fraction of
  * blocks in the block cache is below the threshold, except files appended since the previous
  * trim, whose hot blocks may still be on their way into the cache (the paper spares B_i^0, the
- * newest sorted table, for the same reason). A pure function of the buffer and the residency
- * counts the block cache keeps per file.
+ * newest sorted table, for the same reason), and files that have sources still in the buffer:
+ * reads go to those sources, so the file's own blocks are not read and its residency says
+ * nothing (removing it would send its keys' reads to a newer, uncached file). A pure function
+ * of the buffer and the residency counts the block cache keeps per file.
  */
 public final class TrimPlanner {
 
@@ -33,7 +35,7 @@ public final class TrimPlanner {
     List<BufferChange.Removal> out = new ArrayList<>();
     for (int level = 1; level < buffer.numLevels(); level++) {
       for (BufferFile b : buffer.files(level)) {
-        if (b.epoch() > sparedAfter) {
+        if (b.epoch() > sparedAfter || !buffer.sources(b.fileNumber()).isEmpty()) {
           continue;
         }
         Residency r = residency.getOrDefault(b.fileNumber(), new Residency(0, 1));

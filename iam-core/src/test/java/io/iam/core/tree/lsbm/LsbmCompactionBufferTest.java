@@ -2,6 +2,7 @@ package io.iam.core.tree.lsbm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.key.BytewiseComparator;
@@ -9,14 +10,16 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.key.ValueType;
 import io.iam.core.tree.FileMeta;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compaction buffer's pure rules on hand-made shapes: buffered merges append, fences make
- * files unusable exactly for the keys whose newest version may have changed, the pace, freezing,
- * and the trim's choice.
+ * The compaction buffer's pure rules on hand-made shapes: a merge keeps its inputs from both
+ * levels and records them as the outputs' sources, newest data first; inputs whose sources are all
+ * kept are replaced by them; removed sources stay as markers; the pace, freezing, retiring and the
+ * trim's choice.
  */
 class LsbmCompactionBufferTest {
 
@@ -37,109 +40,175 @@ class LsbmCompactionBufferTest {
     return CompactionBuffer.empty(BytewiseComparator.INSTANCE, 4);
   }
 
-  /** A merge of {@code f} out of level {@code level} (nothing else on that level), read == written. */
-  private static BufferChange merge(int level, FileMeta f) {
-    return BufferedMerge.plan(level, List.of(f), List.of(f), true, f.fileSize(), f.fileSize(), CONFIG);
+  /** A merge of {@code upper} (level {@code level}) with {@code lower} into {@code outputs}, read == written. */
+  private static BufferChange merge(int level, List<FileMeta> upper, List<FileMeta> lower, List<FileMeta> outputs) {
+    List<FileMeta> all = new ArrayList<>(upper);
+    all.addAll(lower);
+    long bytes = all.stream().mapToLong(FileMeta::fileSize).sum();
+    return BufferedMerge.plan(level, upper, lower, outputs, true, Map.of(), bytes, bytes, CONFIG);
+  }
+
+  /** C_2's file [a, z] (number 3), merged from C_1's file 1 [a, m] and C_2's file 2 [a, z]. */
+  private static final FileMeta O1 = file(3, "a", "z", 200, 20);
+
+  private static CompactionBuffer firstMerge() {
+    return empty().apply(merge(1, List.of(file(1, "a", "m", 100, 20)), List.of(file(2, "a", "z", 100, 10)), List.of(O1)));
+  }
+
+  private static List<Long> numbers(List<BufferFile> l) {
+    return l.stream().map(BufferFile::fileNumber).toList();
   }
 
   private static List<Long> numbers(CompactionBuffer b, int level) {
-    return b.files(level).stream().map(BufferFile::fileNumber).toList();
+    return numbers(b.files(level));
   }
 
   @Test
-  void aMergedFileIsAppendedToTheNextLevelsBufferNewestFirst() {
-    CompactionBuffer b = empty().apply(merge(0, file(1, "a", "m", 100, 10)));
-    b = b.apply(merge(0, file(2, "c", "z", 100, 20)));
-    assertEquals(List.of(2L, 1L), numbers(b, 1));
-    assertEquals(List.of(2L, 1L), b.candidates(1, u("d")).stream().map(BufferFile::fileNumber).toList());
-    assertEquals(List.of(1L), b.candidates(1, u("b")).stream().map(BufferFile::fileNumber).toList());
-    assertTrue(b.candidates(2, u("d")).isEmpty());
-    assertEquals(1, b.outcome().appended(), "the last apply appended one file");
+  void aMergeKeepsItsInputsFromBothLevelsAsTheOutputsSources() {
+    FileMeta up = file(1, "d", "k", 100, 50);
+    FileMeta low1 = file(2, "a", "f", 100, 10);
+    FileMeta low2 = file(3, "g", "p", 100, 10);
+    FileMeta out1 = file(4, "a", "h", 150, 50);
+    FileMeta out2 = file(5, "i", "p", 150, 50);
+    CompactionBuffer b = empty().apply(merge(1, List.of(up), List.of(low1, low2), List.of(out1, out2)));
+    assertEquals(List.of(3L, 2L, 1L), numbers(b, 2), "every input is kept in B_2, none deleted");
+    assertEquals(3, b.outcome().appended());
+    assertEquals(List.of(1L, 2L, 3L), numbers(b.sources(4)), "the upper file (newer data) first, then the lower ones");
+    assertEquals(List.of(1L, 3L), numbers(b.sources(5)), "only the inputs overlapping the output");
+    assertEquals(List.of(1L, 2L), numbers(b.sourcesCovering(4, u("e"))));
+    assertEquals(List.of(3L), numbers(b.sourcesCovering(5, u("m"))));
+    assertTrue(b.sourcesCovering(4, u("0")).isEmpty(), "no source covers a key outside them");
+    assertNull(b.sourcesCovering(2, u("e")), "a file without sources is read itself");
   }
 
   @Test
-  void level0InputsAppendedTogetherGetEpochsInSequenceOrder() {
-    FileMeta newer = file(7, "a", "z", 100, 50);
+  void level0InputsAreOrderedNewestDataFirst() {
     FileMeta older = file(6, "a", "z", 100, 30);
-    CompactionBuffer b = empty().apply(BufferedMerge.plan(0, List.of(), List.of(newer, older), true, 200, 200, CONFIG));
-    assertEquals(List.of(7L, 6L), numbers(b, 1));
-    // removing the newer one must fence the older one, which may hold stale versions of its keys
-    b = b.apply(BufferChange.removing(List.of(new BufferChange.Removal(1, 7)), CONFIG));
-    assertTrue(b.candidates(1, u("k")).isEmpty(), "the older file must not answer where the removed newer one could have");
-    assertTrue(numbers(b, 1).isEmpty(), "fenced over its whole range, the older file is retired too: " + b);
+    FileMeta newer = file(7, "a", "z", 100, 50);
+    FileMeta low = file(8, "a", "z", 100, 10);
+    FileMeta out = file(9, "a", "z", 300, 50);
+    CompactionBuffer b = empty().apply(merge(0, List.of(older, newer), List.of(low), List.of(out)));
+    assertEquals(List.of(7L, 6L, 8L), numbers(b.sourcesCovering(9, u("k"))));
+    assertEquals(3, b.files(1).size());
   }
 
   @Test
-  void dataLeavingALevelFencesItsBufferOverTheRangeAndTheGapsAround() {
-    CompactionBuffer b = empty().apply(merge(0, file(1, "a", "z", 100, 10)));
-    // C_1 now holds three files; the middle one [h, p] merges down into C_2
-    FileMeta left = file(11, "a", "f", 100, 5);
-    FileMeta mid = file(12, "h", "p", 100, 5);
-    FileMeta right = file(13, "r", "z", 100, 5);
-    b = b.apply(BufferedMerge.plan(1, List.of(left, mid, right), List.of(mid), true, 300, 300, CONFIG));
-    assertEquals(List.of(12L), numbers(b, 2), "the C_1 file went to B_2");
-    assertEquals(List.of(1L), numbers(b, 1), "B_1 still answers outside the fenced range");
-    assertFalse(b.candidates(1, u("a")).isEmpty());
-    assertTrue(b.candidates(1, u("g")).isEmpty(), "the gap below the file is fenced");
-    assertTrue(b.candidates(1, u("k")).isEmpty());
-    assertTrue(b.candidates(1, u("q")).isEmpty(), "the gap above the file is fenced");
-    assertFalse(b.candidates(1, u("s")).isEmpty());
-    assertTrue(b.candidates(1, u("f")).isEmpty() && b.candidates(1, u("r")).isEmpty(),
-        "the fence reaches the neighbours' edge keys (over-fencing is always safe)");
-    // the rest of C_1 leaves too: B_1's file is fenced everywhere and retired
-    b = b.apply(BufferedMerge.plan(1, List.of(left, right), List.of(left), true, 100, 100, CONFIG));
-    b = b.apply(BufferedMerge.plan(1, List.of(right), List.of(right), true, 100, 100, CONFIG));
-    assertTrue(b.files(1).isEmpty(), "a buffer file fenced over its whole range is retired: " + b);
-    assertTrue(b.fences(1).isEmpty(), "fences older than every file are dropped");
-    assertEquals(List.of(13L, 11L, 12L), numbers(b, 2));
+  void anInputWhoseSourcesAreAllKeptIsReplacedByThem() {
+    CompactionBuffer b = firstMerge();
+    FileMeta u2 = file(4, "c", "f", 100, 40);
+    FileMeta o2 = file(5, "a", "z", 250, 40);
+    b = b.apply(merge(1, List.of(u2), List.of(O1), List.of(o2)));
+    assertEquals(List.of(4L, 1L, 2L), numbers(b.sources(5)),
+        "o1 was exactly the merge of u1 and w1: reads of o2 go to them, where the cached blocks are");
+    assertFalse(b.contains(3), "o1 itself is not kept");
+    assertTrue(b.sources(3).isEmpty(), "o1 left the level: its list went with it");
+    assertEquals(List.of(4L, 2L, 1L), numbers(b, 2));
+  }
+
+  /**
+   * A level-0 file merged into one file of C_1 also holds its neighbours' keys. Those moved on
+   * through other files, and newer versions may sit below by now: through this file, it must
+   * answer only for this file's range.
+   */
+  @Test
+  void aSourceAnswersOnlyForTheRangeOfTheFileItCameThrough() {
+    FileMeta l0 = file(1, "a", "z", 100, 30);
+    FileMeta y1 = file(2, "a", "m", 50, 30);
+    FileMeta y2 = file(3, "n", "z", 50, 30);
+    CompactionBuffer b = empty().apply(merge(0, List.of(l0), List.of(), List.of(y1, y2)));
+    assertEquals(List.of(1L), numbers(b.sourcesCovering(3, u("p"))));
+    FileMeta w = file(4, "a", "z", 500, 60); // C_2 got newer versions of n..z since, through y2
+    FileMeta o = file(5, "a", "z", 550, 60);
+    b = b.apply(merge(1, List.of(y1), List.of(w), List.of(o)));
+    assertEquals(List.of(1L, 4L), numbers(b.sourcesCovering(5, u("c"))), "through y1, file 1 answers for a..m");
+    assertEquals(List.of(4L), numbers(b.sourcesCovering(5, u("p"))),
+        "file 1 holds p too, but an older version than w: it must not answer there");
+    BufferFile first = b.sources(5).get(0);
+    assertEquals("m", new String(first.hi(), StandardCharsets.UTF_8), "narrowed to y1's range");
   }
 
   @Test
-  void aTrivialMoveFencesBothLevelsAndAppendsNothing() {
-    CompactionBuffer b = empty().apply(merge(0, file(1, "a", "z", 100, 10)));
-    b = b.apply(merge(1, file(2, "a", "z", 100, 10)));
-    FileMeta moved = file(3, "k", "m", 100, 40);
-    b = b.apply(BufferedMerge.plan(1, List.of(moved), List.of(moved), false, 0, 0, CONFIG));
-    assertEquals(List.of(2L), numbers(b, 2), "a moved file is not appended");
-    assertTrue(b.candidates(2, u("l")).isEmpty(), "newer data entered C_2 under the older buffer file");
-    assertFalse(b.candidates(2, u("b")).isEmpty());
+  void aRemovedSourceStaysAsAMarkerAndItsOwnerIsKeptWhenItMerges() {
+    CompactionBuffer b = firstMerge();
+    b = b.apply(BufferChange.removing(List.of(new BufferChange.Removal(2, 1)), CONFIG));
+    assertEquals(1, b.outcome().trimmed());
+    List<BufferFile> covering = b.sourcesCovering(3, u("c"));
+    assertEquals(List.of(1L, 2L), numbers(covering), "the removed file is still listed, as a marker");
+    assertFalse(b.contains(1));
+    assertTrue(b.contains(2));
+    FileMeta u2 = file(4, "n", "p", 100, 40);
+    FileMeta o2 = file(5, "a", "z", 250, 40);
+    b = b.apply(merge(1, List.of(u2), List.of(O1), List.of(o2)));
+    assertTrue(b.contains(3), "o1 cannot be rebuilt from its sources any more: it is kept itself");
+    assertEquals(List.of(4L, 3L), numbers(b.sources(5)));
+    assertEquals(List.of(1L, 2L), numbers(b.sources(3)), "o1 keeps its list: w1 still answers where no marker covers");
+    Map<Long, TrimPlanner.Residency> cold = Map.of();
+    assertFalse(TrimPlanner.plan(b, cold, b.epoch(), 0.5).contains(new BufferChange.Removal(2, 3)),
+        "a file read through its sources is not judged by its own residency");
+  }
+
+  @Test
+  void filesNoListRefersToAreRetiredAndEmptyListsDropped() {
+    CompactionBuffer b = firstMerge();
+    b = b.apply(BufferChange.removing(List.of(new BufferChange.Removal(2, 1), new BufferChange.Removal(2, 2)), CONFIG));
+    assertNull(b.sourcesCovering(3, u("c")), "with none of its sources left, o1 is read itself");
+    // a merge whose output is empty (everything dropped): its inputs are referenced by nothing
+    FileMeta u2 = file(4, "a", "c", 100, 40);
+    FileMeta w2 = file(5, "a", "c", 100, 30);
+    b = b.apply(merge(2, List.of(u2), List.of(w2), List.of()));
+    assertTrue(b.files(3).isEmpty(), "nothing refers to them: retired at once: " + b);
+    assertEquals(2, b.outcome().retired());
+  }
+
+  @Test
+  void aTrivialMoveKeepsTheFilesSources() {
+    FileMeta u1 = file(1, "a", "m", 100, 20);
+    FileMeta o1 = file(3, "a", "m", 100, 20);
+    CompactionBuffer b = empty().apply(merge(1, List.of(u1), List.of(), List.of(o1)));
+    b = b.apply(BufferedMerge.plan(2, List.of(o1), List.of(), List.of(), false, Map.of(), 0, 0, CONFIG));
+    assertEquals(List.of(1L), numbers(b.sources(3)), "the moved file is unchanged, and so are its sources");
+    assertEquals(0, b.outcome().appended());
   }
 
   @Test
   void theBufferIsPacedSmallestMaximumKeyFirst() {
     CompactionBuffer b = empty();
-    b = b.apply(merge(0, file(1, "m", "p", 400, 10)));
-    b = b.apply(merge(0, file(2, "a", "c", 400, 20)));
-    b = b.apply(merge(0, file(3, "x", "z", 400, 30))); // 1200 bytes > S_1 = 1000
-    assertEquals(List.of(3L, 1L), numbers(b, 1), "the file with the smallest maximum key went");
+    b = b.apply(merge(0, List.of(file(1, "m", "p", 400, 10)), List.of(), List.of(file(11, "m", "p", 400, 10))));
+    b = b.apply(merge(0, List.of(file(2, "a", "c", 400, 20)), List.of(), List.of(file(12, "a", "c", 400, 20))));
+    b = b.apply(merge(0, List.of(file(3, "x", "z", 400, 30)), List.of(), List.of(file(13, "x", "z", 400, 30))));
+    assertEquals(List.of(3L, 1L), numbers(b, 1), "1200 bytes > S_1 = 1000: the file with the smallest maximum key went");
     assertEquals(1, b.outcome().paced());
+    assertNull(b.sourcesCovering(12, u("b")), "with its only source gone, the output is read itself");
+    assertFalse(b.contains(2));
   }
 
   @Test
   void repeatedDataFreezesTheListUntilTheLevelTurnsOver() {
     FileMeta f = file(1, "a", "z", 500, 10);
+    FileMeta out = file(20, "a", "z", 300, 10);
     // read 1000 bytes (f and the overlapping C_1 data), wrote 600: keys were overwritten
-    CompactionBuffer b = empty().apply(BufferedMerge.plan(0, List.of(), List.of(f), true, 1000, 600, CONFIG));
+    CompactionBuffer b = empty().apply(BufferedMerge.plan(0, List.of(f), List.of(), List.of(out), true, Map.of(), 1000,
+        600, CONFIG));
     assertTrue(b.frozen(1));
     assertTrue(b.files(1).isEmpty(), "a frozen list takes nothing");
+    assertNull(b.sourcesCovering(20, u("k")), "the output has no sources: it is read itself");
     assertEquals(1, b.outcome().frozenMerges());
-    assertTrue(b.candidates(1, u("k")).isEmpty());
     // C_1 (S_1 = 1000) moves 1000 bytes down: B_1 unfreezes
-    b = b.apply(merge(1, file(2, "a", "m", 600, 5)));
+    b = b.apply(merge(1, List.of(file(2, "a", "m", 600, 5)), List.of(), List.of(file(21, "a", "m", 600, 5))));
     assertTrue(b.frozen(1));
-    b = b.apply(merge(1, file(3, "n", "z", 400, 5)));
+    b = b.apply(merge(1, List.of(file(3, "n", "z", 400, 5)), List.of(), List.of(file(22, "n", "z", 400, 5))));
     assertFalse(b.frozen(1));
-    b = b.apply(merge(0, file(4, "a", "z", 100, 50)));
+    b = b.apply(merge(0, List.of(file(4, "a", "z", 100, 50)), List.of(), List.of(file(23, "a", "z", 100, 50))));
     assertEquals(List.of(4L), numbers(b, 1));
   }
 
   @Test
   void aTrimRemovesColdFilesButSparesNewOnes() {
     CompactionBuffer b = empty();
-    b = b.apply(merge(0, file(1, "a", "c", 100, 10)));
-    b = b.apply(merge(0, file(2, "d", "f", 100, 20)));
+    b = b.apply(merge(0, List.of(file(1, "a", "c", 100, 10)), List.of(), List.of(file(11, "a", "c", 100, 10))));
+    b = b.apply(merge(0, List.of(file(2, "d", "f", 100, 20)), List.of(), List.of(file(12, "d", "f", 100, 20))));
     long epoch = b.epoch();
-    b = b.apply(merge(0, file(3, "g", "i", 100, 30)));
+    b = b.apply(merge(0, List.of(file(3, "g", "i", 100, 30)), List.of(), List.of(file(13, "g", "i", 100, 30))));
     Map<Long, TrimPlanner.Residency> residency = Map.of(
         1L, new TrimPlanner.Residency(1, 10), 2L, new TrimPlanner.Residency(9, 10), 3L, new TrimPlanner.Residency(0, 10));
     List<BufferChange.Removal> removals = TrimPlanner.plan(b, residency, epoch, 0.5);
@@ -148,17 +217,5 @@ class LsbmCompactionBufferTest {
     assertEquals(List.of(3L, 2L), numbers(b, 1));
     assertEquals(1, b.outcome().trimmed());
     assertTrue(TrimPlanner.plan(b, residency, b.epoch(), 0.0).isEmpty(), "threshold 0 keeps everything");
-  }
-
-  @Test
-  void removingAFileFencesOnlyOlderFiles() {
-    CompactionBuffer b = empty();
-    b = b.apply(merge(0, file(1, "a", "z", 100, 10)));
-    b = b.apply(merge(0, file(2, "k", "m", 100, 20)));
-    b = b.apply(merge(0, file(3, "a", "z", 100, 30)));
-    b = b.apply(BufferChange.removing(List.of(new BufferChange.Removal(1, 2)), CONFIG));
-    assertEquals(List.of(3L), b.candidates(1, u("l")).stream().map(BufferFile::fileNumber).toList(),
-        "file 1 is older than the removed file 2 and fenced at l; file 3 is newer and still answers");
-    assertEquals(List.of(3L, 1L), b.candidates(1, u("b")).stream().map(BufferFile::fileNumber).toList());
   }
 }
