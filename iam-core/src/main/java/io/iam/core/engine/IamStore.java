@@ -229,6 +229,9 @@ public final class IamStore implements AutoCloseable {
     if (options.table() != StoreOptions.TABLE) {
       throw new IllegalArgumentException("options must come from StoreOptions.parse");
     }
+    if (options.get(StoreOptions.TABLE_READS) == TableReads.DIRECT) {
+      fs = new io.iam.core.fs.DirectReadFs(fs, p -> StoreFiles.tableNumber(p).isPresent());
+    }
     boolean exists = fs.exists(dir.resolve(StoreFiles.CURRENT));
     if (!exists && fs.exists(dir) && !fs.list(dir).isEmpty()) {
       throw new IOException(dir + " is not an IAM store (no CURRENT file) and is not empty; refusing to touch it");

@@ -41,6 +41,12 @@ public final class StoreOptions {
           .defaultValue(CacheBudget.FULL).bounds(CacheBudget.FULL, CacheBudget.HALF)
           .doc("tree=iam: appended sequences may fill the whole block cache (full, the paper's M) or half of it (half, M/2)").build();
 
+  public static final Option<TableReads> TABLE_READS =
+      Option.builder("table-reads", OptionType.enumOf(TableReads.class))
+          .defaultValue(TableReads.BUFFERED).bounds(TableReads.BUFFERED, TableReads.DIRECT)
+          .doc("how block-cache misses read table files: buffered (through the OS page cache) or direct"
+              + " (O_DIRECT, as RocksDB's use_direct_reads; local file systems only)").build();
+
   public static final Option<AppendCaching> APPEND_CACHING =
       Option.builder("append-caching", OptionType.enumOf(AppendCaching.class))
           .defaultValue(AppendCaching.ON_WRITE).bounds(AppendCaching.ON_READ, AppendCaching.ON_WRITE)
@@ -180,7 +186,7 @@ public final class StoreOptions {
               LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
               MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
-              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS,
+              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, TABLE_READS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
           v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
                   && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)
