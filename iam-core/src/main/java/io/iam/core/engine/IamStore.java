@@ -1257,7 +1257,7 @@ public final class IamStore implements AutoCloseable {
   /** Registers table {@code n} as being written: no purge deletes it, and later ones consider it. */
   private void pendingOutput(long n) {
     pendingOutputs.add(n);
-    directory.tablesMayExist(Set.of(n));
+    directory.tableMayExist(n);
   }
 
   /** Whether no level below the output holds keys in the compaction's range. */

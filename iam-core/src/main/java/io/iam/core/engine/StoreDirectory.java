@@ -70,6 +70,10 @@ final class StoreDirectory {
     n.ifPresent(set::add);
   }
 
+  synchronized void tableMayExist(long number) {
+    tables.add(number);
+  }
+
   synchronized void tablesMayExist(Set<Long> numbers) {
     tables.addAll(numbers);
   }

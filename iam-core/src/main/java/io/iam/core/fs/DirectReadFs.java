@@ -45,20 +45,27 @@ public final class DirectReadFs extends ForwardingFs {
     private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
 
     private final Path path;
-    private FileChannel channel;
-    private int alignment;
+    private volatile FileChannel channel;
+    private volatile int alignment;
 
     DirectReadFile(Path path, FsFile delegate) {
       super(delegate);
       this.path = path;
     }
 
-    private synchronized FileChannel channel() throws IOException {
-      if (channel == null) {
-        alignment = Math.toIntExact(Files.getFileStore(path).getBlockSize());
-        channel = FileChannel.open(path, StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT);
+    /** The direct channel, opened by the first read; later reads take no lock. */
+    private FileChannel channel() throws IOException {
+      FileChannel ch = channel;
+      if (ch != null) {
+        return ch;
       }
-      return channel;
+      synchronized (this) {
+        if (channel == null) {
+          alignment = Math.toIntExact(Files.getFileStore(path).getBlockSize());
+          channel = FileChannel.open(path, StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT);
+        }
+        return channel;
+      }
     }
 
     @Override

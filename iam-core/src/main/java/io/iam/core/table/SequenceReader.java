@@ -4,8 +4,11 @@ import io.iam.core.cache.BlockCache;
 import io.iam.core.fs.FsFile;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Reads one committed sequence of an MSTable: its Bloom filter and block index are in memory, its
@@ -137,8 +140,8 @@ public final class SequenceReader {
       }
       ra.first = -1; // a failed read leaves no window behind
       try {
-        file.readFully(blockOffsets[i], java.nio.ByteBuffer.wrap(ra.window, 0, length));
-      } catch (java.io.EOFException e) {
+        file.readFully(blockOffsets[i], ByteBuffer.wrap(ra.window, 0, length));
+      } catch (EOFException e) {
         throw new TableCorruptionException(path, blockOffsets[i], "data block is truncated", e);
       }
       ra.first = i;
@@ -147,7 +150,7 @@ public final class SequenceReader {
     int at = Math.toIntExact(blockOffsets[i] - blockOffsets[ra.first]);
     int len = blockLengths[i];
     TableFormat.verify(ra.window, at, len, TableFormat.TYPE_DATA, path, blockOffsets[i]);
-    return Block.parse(java.util.Arrays.copyOfRange(ra.window, at, at + len + TableFormat.TRAILER_SIZE), len, path,
+    return Block.parse(Arrays.copyOfRange(ra.window, at, at + len + TableFormat.TRAILER_SIZE), len, path,
         blockOffsets[i]);
   }
 

@@ -60,7 +60,8 @@ class StoreDirectoryTest {
     assertEquals(Set.of(6L), first.logs());
     assertEquals(Set.of(7L), first.manifests());
 
-    directory.tablesMayExist(Set.of(8L, 9L));
+    directory.tableMayExist(8);
+    directory.tablesMayExist(Set.of(9L));
     directory.logMayExist(10);
     directory.forgetTable(5);
     StoreDirectory.Names remembered = null;
