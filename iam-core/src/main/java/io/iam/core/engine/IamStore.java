@@ -85,6 +85,8 @@ public final class IamStore implements AutoCloseable {
   private final LsbmBuffer lsbm;
   /** tree=minmax: the write cache and the buckets' IB-tree; null for the other trees. */
   private final MinMaxEngine minmax;
+  /** tree=stack: the stack policy's executor; null for the other trees. */
+  private final StackEngine stack;
   private final Statistics stats;
   private final ExecutorService background;
   private final ExecutorService flusher;
@@ -192,6 +194,7 @@ public final class IamStore implements AutoCloseable {
         })
         : null;
     this.minmax = options.get(StoreOptions.TREE) == TreeKind.MINMAX ? new MinMaxEngine(versions, tables, stats, cmp, options) : null;
+    this.stack = options.get(StoreOptions.TREE) == TreeKind.STACK ? new StackEngine(versions, tables, stats, cmp, options) : null;
   }
 
   /**
@@ -378,10 +381,11 @@ public final class IamStore implements AutoCloseable {
 
   /**
    * A memtable rebuilt from the logs (the first of which is {@code logNumber}): written to level 0
-   * at once by a leveled tree, kept as an immutable memtable for the background flush by a node tree.
+   * at once by a leveled tree, kept as an immutable memtable for the background flush by a node,
+   * min-max or stack tree.
    */
   private void recovered(MemTable table, long logNumber, List<Immutable> recovered, VersionEdit edit) throws IOException {
-    if (nodeTree != null || minmax != null) {
+    if (nodeTree != null || minmax != null || stack != null) {
       recovered.add(new Immutable(table, logNumber));
     } else {
       addIfWritten(edit, writeLevel0(table));
@@ -567,7 +571,8 @@ public final class IamStore implements AutoCloseable {
     boolean delayed = false;
     while (true) {
       ensureOpen();
-      int l0 = minmax != null ? 0 : versions.current().files(0).size(); // minmax: level 0 holds the buckets
+      // minmax and stack: level 0 holds the buckets or the runs, which the L0 triggers are not about
+      int l0 = minmax != null || stack != null ? 0 : versions.current().files(0).size();
       if (!delayed && l0 >= options.get(StoreOptions.L0_SLOWDOWN_TRIGGER)) {
         long start = System.nanoTime();
         mutex.unlock();
@@ -832,7 +837,8 @@ public final class IamStore implements AutoCloseable {
     if (!imms.isEmpty() && !flushScheduled) {
       flushScheduled = true;
       flusher.execute(nodeTree != null ? this::flushNodeTreeInBackground
-          : minmax != null ? this::flushMinMaxInBackground : this::flushInBackground);
+          : minmax != null ? this::flushMinMaxInBackground
+          : stack != null ? this::flushStackInBackground : this::flushInBackground);
     }
     int threads = options.get(StoreOptions.BACKGROUND_THREADS);
     if (nodeTree != null) {
@@ -842,6 +848,9 @@ public final class IamStore implements AutoCloseable {
     if (minmax != null) {
       scheduleMinMaxSort();
       return;
+    }
+    if (stack != null) {
+      return; // a stack store merges as part of its flushes
     }
     while (compactionsRunning < threads) {
       CompactionPick pick = picker.pick(versions.current(), busyFiles, cursors);
@@ -1079,6 +1088,24 @@ public final class IamStore implements AutoCloseable {
    * cache holds its entries).
    */
   private void flushMinMaxInBackground() {
+    flushOffMutex("min-max flush", (imm, nextLog, smallestSnapshot, outputs) -> minmax.drain(imm.table(), imm.logNumber(),
+        nextLog, smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+  }
+
+  /** tree=stack: flushes the oldest immutable memtable, merged with the runs the stack policy names. */
+  private void flushStackInBackground() {
+    flushOffMutex("stack flush", (imm, nextLog, smallestSnapshot, outputs) -> stack.flush(imm.table(), nextLog,
+        smallestSnapshot, this::newOutputNumber, outputs, rateLimiter));
+  }
+
+  /** One flush of the oldest immutable memtable, done by a tree's executor. */
+  @FunctionalInterface
+  private interface FlushStep {
+    void run(Immutable imm, long nextLog, long smallestSnapshot, List<Long> outputs) throws IOException;
+  }
+
+  /** Runs {@code step} on the oldest immutable memtable without the mutex, then finishes the flush. */
+  private void flushOffMutex(String what, FlushStep step) {
     mutex.lock();
     try {
       Immutable imm = flushCandidateLocked();
@@ -1091,11 +1118,11 @@ public final class IamStore implements AutoCloseable {
       List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
       IOException failure = null;
       try {
-        minmax.drain(imm.table(), imm.logNumber(), nextLog, smallestSnapshot, this::newOutputNumber, outputs, rateLimiter);
+        step.run(imm, nextLog, smallestSnapshot, outputs);
       } catch (IOException e) {
         failure = e;
       } catch (RuntimeException e) {
-        failure = new IOException("min-max flush failed unexpectedly", e);
+        failure = new IOException(what + " failed unexpectedly", e);
       } finally {
         mutex.lock();
         pendingOutputs.removeAll(outputs);
@@ -1415,7 +1442,7 @@ public final class IamStore implements AutoCloseable {
             || (nodeTree != null
                 ? nodeTree.pick(versions.current(), busyNodes, true) != null
                 : minmax != null ? !minmax.planSort(versions.current()).isEmpty()
-                : picker.pick(versions.current(), busyFiles, cursors) != null);
+                : stack == null && picker.pick(versions.current(), busyFiles, cursors) != null);
         if (!pending) {
           return;
         }
@@ -1465,6 +1492,11 @@ public final class IamStore implements AutoCloseable {
   /** The on-disk levels of a node tree (0 for a leveled tree). */
   public int depth() {
     return versions.current().depth();
+  }
+
+  /** tree=stack: the policy's executor, or null for the other trees. */
+  StackEngine stack() {
+    return stack;
   }
 
   /** tree=minmax: the write cache and buckets, or null for the other trees. */

@@ -66,6 +66,11 @@ public final class Statistics {
   /** tree=minmax: iterator seeks, and the buckets each meets from its key on (IB-tree overlap hits). */
   final LongAdder minmaxRangeReads = new LongAdder();
   final LongAdder minmaxRangeBuckets = new LongAdder();
+  /** tree=stack: flushes merged with on-disk runs, the runs they read, and the entries read and written by all flushes. */
+  final LongAdder stackMerges = new LongAdder();
+  final LongAdder stackRunsMerged = new LongAdder();
+  final LongAdder stackEntriesRead = new LongAdder();
+  final LongAdder stackEntriesWritten = new LongAdder();
   /** Node-tree background jobs started while another background job was running. */
   final LongAdder parallelJobs = new LongAdder();
   private final LongAdder[] compactionRead;
@@ -299,6 +304,10 @@ public final class Statistics {
     m.put("minmax.range-reads", minmaxRangeReads.sum());
     m.put("minmax.range-read-buckets", minmaxRangeBuckets.sum());
     m.put("minmax.buckets-per-range-read", ratio(minmaxRangeBuckets.sum(), minmaxRangeReads.sum()));
+    m.put("stack.merges", stackMerges.sum());
+    m.put("stack.runs-merged", stackRunsMerged.sum());
+    m.put("stack.entries-read", stackEntriesRead.sum());
+    m.put("stack.entries-written", stackEntriesWritten.sum());
     m.put("bloom.checked", bloomChecked.sum());
     m.put("bloom.useful", bloomUseful.sum());
     m.put("bloom.false-positive", bloomFalsePositive.sum());

@@ -18,8 +18,8 @@ public final class StoreOptions {
 
   public static final Option<TreeKind> TREE =
       Option.builder("tree", OptionType.enumOf(TreeKind.class))
-          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.MINMAX)
-          .doc("the tree the store keeps its files in: leveled, iam, lsa, lsm-merge, lsbm or minmax; fixed when the store is created").build();
+          .defaultValue(TreeKind.IAM).bounds(TreeKind.LEVELED, TreeKind.STACK)
+          .doc("the tree the store keeps its files in: leveled, iam, lsa, lsm-merge, lsbm, minmax or stack; fixed when the store is created").build();
 
   public static final Option<Integer> FANOUT =
       Option.builder("fanout", OptionType.INT)
@@ -86,6 +86,23 @@ public final class StoreOptions {
       Option.builder("minmax-sort-overlap", OptionType.INT)
           .defaultValue(0).bounds(0, 1 << 20)
           .doc("tree=minmax: d; a background sort merges the buckets holding a key once more than d buckets hold it; 0: no sort, buckets are never merged").build();
+
+  private static final OptionType<String> POLICY_NAME = OptionType.oneOf("policy", io.iam.core.policy.MergePolicies.names());
+
+  public static final Option<String> STACK_POLICY =
+      Option.builder("stack-policy", POLICY_NAME)
+          .defaultValue("tiering").bounds(POLICY_NAME.choices().get(0), POLICY_NAME.choices().get(POLICY_NAME.choices().size() - 1))
+          .doc("tree=stack: the stack policy that decides which runs each flush is merged with").build();
+
+  public static final Option<Integer> STACK_SIZE_RATIO =
+      Option.builder("stack-size-ratio", OptionType.INT)
+          .defaultValue(10).bounds(2, 1000)
+          .doc("tree=stack: the policy's size-ratio, T for leveling and tiering (policies without one ignore it)").build();
+
+  public static final Option<Integer> STACK_MAX_COMPONENTS =
+      Option.builder("stack-max-components", OptionType.INT)
+          .defaultValue(6).bounds(1, io.iam.core.policy.StackMath.MAX_K)
+          .doc("tree=stack: the policy's max-components, k for the depth-bounded policies (others ignore it)").build();
 
   public static final Option<Long> MEMTABLE_SIZE =
       Option.builder("memtable-size", OptionType.SIZE)
@@ -184,7 +201,7 @@ public final class StoreOptions {
           "store",
           List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING,
               LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
-              MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
+              MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, STACK_POLICY, STACK_SIZE_RATIO, STACK_MAX_COMPONENTS, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, TABLE_READS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),

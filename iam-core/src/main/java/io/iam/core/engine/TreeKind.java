@@ -23,10 +23,16 @@ public enum TreeKind {
    * compact window of keys as a bucket, written once and never merged; an interval tree over the
    * buckets' key ranges finds those a read must look at (docs/minmax.md).
    */
-  MINMAX;
+  MINMAX,
+  /**
+   * A stack of sorted runs on level 0, shaped by one of the kernel's stack policies
+   * ({@code stack-policy}: leveling, tiering, binomial, …): each flush is merged with the runs the
+   * policy names and written once (docs/stack.md).
+   */
+  STACK;
 
   /** Whether this tree is built from nodes (LSA/IAM/LSM-merge) rather than leveled files. */
   public boolean nodeTree() {
-    return this != LEVELED && this != LSBM && this != MINMAX;
+    return this == IAM || this == LSA || this == LSM_MERGE;
   }
 }

@@ -79,6 +79,9 @@ public final class Option<T extends Comparable<T>> {
 
   /** The allowed range in words, for error messages and docs. */
   public String describeBounds() {
+    if (type.choices() != null) {
+      return String.join(", ", type.choices());
+    }
     if (min instanceof Enum<?> lo && max instanceof Enum<?> hi) {
       StringBuilder sb = new StringBuilder();
       for (Object c : lo.getDeclaringClass().getEnumConstants()) {

@@ -1,5 +1,6 @@
 package io.iam.core.option;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -142,6 +143,40 @@ public abstract class OptionType<T extends Comparable<T>> {
         return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
       }
     };
+  }
+
+  /**
+   * One of a fixed list of names (matched ignoring case, written in lower case), such as a
+   * registered policy. Its bounds are the first and last name in sorted order, so every name lies
+   * within them; docs and errors list the names themselves ({@link #choices()}).
+   */
+  public static OptionType<String> oneOf(String typeName, List<String> names) {
+    List<String> sorted = names.stream().map(n -> n.toLowerCase(Locale.ROOT)).sorted().toList();
+    return new OptionType<>(typeName) {
+      @Override
+      public String parse(String text) {
+        String wanted = text.trim().toLowerCase(Locale.ROOT);
+        if (!sorted.contains(wanted)) {
+          throw new IllegalArgumentException("expected one of " + String.join(", ", sorted));
+        }
+        return wanted;
+      }
+
+      @Override
+      public String format(String value) {
+        return value;
+      }
+
+      @Override
+      public List<String> choices() {
+        return sorted;
+      }
+    };
+  }
+
+  /** The allowed names of a {@link #oneOf} type, sorted; null for the other types. */
+  public List<String> choices() {
+    return null;
   }
 
   @Override

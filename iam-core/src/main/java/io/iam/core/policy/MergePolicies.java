@@ -53,7 +53,13 @@ public final class MergePolicies {
               false, PrefixPolicy.OPTIONS, PrefixPolicy::new),
           new Descriptor(SizeTieredPolicy.NAME,
               "RocksDB universal-style tiering by size ratio and space amplification", false,
-              SizeTieredPolicy.OPTIONS, SizeTieredPolicy::new));
+              SizeTieredPolicy.OPTIONS, SizeTieredPolicy::new),
+          new Descriptor(LevelingPolicy.NAME,
+              "one run per level under T^i flushes; a flush merges into each level it fills", false,
+              LevelingPolicy.OPTIONS, LevelingPolicy::new),
+          new Descriptor(TieringPolicy.NAME,
+              "up to T-1 runs of T^(i-1) flushes per level; a level that fills is merged into one run", false,
+              TieringPolicy.OPTIONS, TieringPolicy::new));
 
   private MergePolicies() {}
 

@@ -16,4 +16,13 @@ public final class PolicyOptions {
           .asterixName("num-components")
           .doc("k: the most components (sorted runs) a store keeps after each decision")
           .build();
+
+  /** T, the size ratio between the levels of leveling and tiering, counted in flushes. */
+  public static final Option<Integer> LEVEL_RATIO =
+      Option.builder("size-ratio", OptionType.INT)
+          .defaultValue(10)
+          .bounds(2, 1000)
+          .asterixName("size-ratio")
+          .doc("T: level i takes runs of T^(i-1) flushes; leveling keeps one run under T^i flushes, tiering up to T-1 runs")
+          .build();
 }

@@ -27,15 +27,18 @@ public final class Version {
   private final int depth;
   /** tree=lsbm: the compaction buffer lists B_i that go with these levels (empty otherwise). */
   private final CompactionBuffer buffer;
+  /** tree=stack: the flushes each file of level 0 holds, by file number (empty otherwise). */
+  private final Map<Long, VersionEdit.FlushRange> flushRanges;
   private final AtomicInteger refs = new AtomicInteger();
 
   Version(InternalKeyComparator cmp, List<List<FileMeta>> levels) {
-    this(cmp, levels, emptyNodes(levels.size()), 0, CompactionBuffer.empty(cmp.userComparator(), levels.size()));
+    this(cmp, levels, emptyNodes(levels.size()), 0, CompactionBuffer.empty(cmp.userComparator(), levels.size()), Map.of());
   }
 
   private Version(InternalKeyComparator cmp, List<List<FileMeta>> levels, List<List<NodeMeta>> nodes, int depth,
-      CompactionBuffer buffer) {
+      CompactionBuffer buffer, Map<Long, VersionEdit.FlushRange> flushRanges) {
     this.cmp = cmp;
+    this.flushRanges = Map.copyOf(flushRanges);
     this.buffer = buffer;
     this.nodes = List.copyOf(nodes);
     this.depth = depth;
@@ -230,7 +233,7 @@ public final class Version {
       outNodes.add(list);
       outFiles.add(files);
     }
-    return new Version(cmp, outFiles, outNodes, newDepth, buffer);
+    return new Version(cmp, outFiles, outNodes, newDepth, buffer, flushRanges);
   }
 
   private Version applyFiles(VersionEdit edit) {
@@ -266,7 +269,10 @@ public final class Version {
       }
       out.add(files);
     }
-    return new Version(cmp, out, emptyNodes(out.size()), 0, applyBuffer(edit));
+    Map<Long, VersionEdit.FlushRange> ranges = new HashMap<>(flushRanges);
+    edit.flushRanges().forEach(r -> ranges.put(r.fileNumber(), r));
+    ranges.keySet().retainAll(byLevel.get(0).keySet());
+    return new Version(cmp, out, emptyNodes(out.size()), 0, applyBuffer(edit), ranges);
   }
 
   /**
@@ -280,6 +286,11 @@ public final class Version {
       return next;
     }
     return edit.bufferDiff() == null ? buffer : buffer.replay(edit.bufferDiff());
+  }
+
+  /** tree=stack: the flushes level-0 file {@code fileNumber} holds, or null if none was recorded. */
+  public VersionEdit.FlushRange flushRange(long fileNumber) {
+    return flushRanges.get(fileNumber);
   }
 
   /** tree=lsbm: the compaction buffer lists of this version (empty for the other trees). */

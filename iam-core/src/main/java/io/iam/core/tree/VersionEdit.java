@@ -3,6 +3,7 @@ package io.iam.core.tree;
 import io.iam.core.util.Coding;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -17,6 +18,23 @@ public final class VersionEdit {
 
   /** A file removed from a level. */
   public record Removal(int level, long fileNumber) {}
+
+  /**
+   * tree=stack: the flushes a file holds, numbered from 1 ({@code first} to {@code last}), which the
+   * stack policies decide from.
+   */
+  public record FlushRange(long fileNumber, long first, long last) {
+    public FlushRange {
+      if (first < 1 || last < first) {
+        throw new IllegalArgumentException("bad flush range of file " + fileNumber + ": " + first + ".." + last);
+      }
+    }
+
+    /** How many flushes the file holds. */
+    public long flushes() {
+      return last - first + 1;
+    }
+  }
 
   /** A node placed on a level, replacing the node of the same id there, if any. */
   public record LevelNode(int level, NodeMeta node) {}
@@ -51,6 +69,8 @@ public final class VersionEdit {
   private static final int TAG_BUFFER_SOURCES = 15;
   /** tree=lsbm: a file's sources list is gone. */
   private static final int TAG_BUFFER_SOURCES_DROP = 16;
+  /** tree=stack: a file's flush range. */
+  private static final int TAG_FLUSH_RANGE = 17;
 
   private String comparatorName;
   private Long logNumber;
@@ -58,6 +78,7 @@ public final class VersionEdit {
   private Long lastSequence;
   private final List<Removal> removed = new ArrayList<>();
   private final List<LevelFile> added = new ArrayList<>();
+  private final List<FlushRange> flushRanges = new ArrayList<>();
   private String treeName;
   private Integer depth;
   private Long flushedSequence;
@@ -99,6 +120,17 @@ public final class VersionEdit {
   public VersionEdit add(int level, FileMeta file) {
     added.add(new LevelFile(level, file));
     return this;
+  }
+
+  /** tree=stack: records which flushes an added file holds. */
+  public VersionEdit flushRange(long fileNumber, long first, long last) {
+    flushRanges.add(new FlushRange(fileNumber, first, last));
+    return this;
+  }
+
+  /** The flush ranges this edit records. */
+  public List<FlushRange> flushRanges() {
+    return Collections.unmodifiableList(flushRanges);
   }
 
   /** The tree the store was created with (recorded once, in the first edit of a manifest). */
@@ -251,6 +283,9 @@ public final class VersionEdit {
     if (treeName != null) {
       out.varint(TAG_TREE).bytes(treeName.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
+    for (FlushRange r : flushRanges) {
+      out.varint(TAG_FLUSH_RANGE).varint(r.fileNumber()).varint(r.first()).varint(r.last());
+    }
     if (depth != null) {
       out.varint(TAG_DEPTH).varint(depth);
     }
@@ -349,6 +384,8 @@ public final class VersionEdit {
           }
           diff.set.put(owner, l);
         }
+        case TAG_FLUSH_RANGE -> e.flushRange(Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit),
+            Coding.getVarint(record, pos, limit));
         case TAG_BUFFER_SOURCES_DROP -> diff.dropped.add(Coding.getVarint(record, pos, limit));
         default -> throw new IllegalArgumentException("unknown version edit tag " + tag);
       }
@@ -414,6 +451,7 @@ public final class VersionEdit {
   public String toString() {
     return "edit{log=" + logNumber + " next=" + nextFileNumber + " last=" + lastSequence
         + " -" + removed + " +" + added.stream().map(a -> "L" + a.level() + a.file()).toList()
+        + (flushRanges.isEmpty() ? "" : " flushes " + flushRanges)
         + (touchesNodes() ? " depth=" + depth + " -" + removedNodes + " +" + putNodes : "")
         + (bufferAdded().isEmpty() && bufferRemoved().isEmpty() ? "" : " buffer -" + bufferRemoved() + " +" + bufferAdded())
         + (bufferDiff == null || bufferDiff.sourcesSet().isEmpty() ? "" : " sources " + bufferDiff.sourcesSet().keySet()) + "}";

@@ -200,6 +200,10 @@ public final class VersionSet implements Closeable {
       for (int level = 0; level < current.numLevels(); level++) {
         for (FileMeta f : current.files(level)) {
           snapshot.add(level, f);
+          VersionEdit.FlushRange r = current.flushRange(f.fileNumber());
+          if (r != null) {
+            snapshot.flushRange(r.fileNumber(), r.first(), r.last()); // tree=stack
+          }
         }
       }
       snapshot.bufferDiff(current.buffer().asDiff()); // tree=lsbm: the buffer, kept across the new manifest

@@ -38,14 +38,14 @@ class StoreModelTest {
   }
 
   /** Every tree the engine has; each model, crash, corruption and fault test runs on each. */
-  static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge", "lsbm", "minmax");
+  static final List<String> TREES = List.of("leveled", "iam", "lsa", "lsm-merge", "lsbm", "minmax", "stack");
 
   /**
-   * The trees built from bare files (no nodes): leveled, its LSbM mode, and Min-Max (whose
-   * buckets are level-0 files).
+   * The trees built from bare files (no nodes): leveled, its LSbM mode, Min-Max (whose buckets
+   * are level-0 files) and the stack (whose runs are).
    */
   static boolean leveledFiles(String tree) {
-    return tree.equals("leveled") || tree.equals("lsbm") || tree.equals("minmax");
+    return tree.equals("leveled") || tree.equals("lsbm") || tree.equals("minmax") || tree.equals("stack");
   }
 
   /** {@code @MethodSource} of every tree, for the other engine tests: {@link #trees()}. */
@@ -107,6 +107,7 @@ class StoreModelTest {
         Map.entry("minmax-cache", "400"),
         Map.entry("minmax-window", "40"),
         Map.entry("minmax-sort-overlap", "6"),
+        Map.entry("stack-size-ratio", "3"),
         Map.entry("background-threads", Integer.toString(threads))));
   }
 
@@ -208,6 +209,10 @@ class StoreModelTest {
         assertTrue(p.get("minmax.buckets-written").longValue() > 0 && p.get("minmax.sorts").longValue() > 0, p.toString());
         assertTrue(p.get("minmax.max-overlap").intValue() <= 6, "the sort keeps at most d buckets on a key: " + p);
         assertTrue(p.get("minmax.point-read-buckets").longValue() > 0);
+      }
+      if (tree.equals("stack")) {
+        Map<String, Number> p = store.properties();
+        assertTrue(p.get("stack.merges").longValue() > 0 && p.get("stack.runs-merged").longValue() > 0, p.toString());
       }
       assertTrue(store.verify() > 0);
       snaps.forEach(s -> s.snapshot().close());
