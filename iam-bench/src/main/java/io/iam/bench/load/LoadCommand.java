@@ -146,7 +146,7 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Option(names = {"-o", "--engine-option"}, paramLabel = "KEY=VALUE",
       description = "An option of IAM's embedded engine (docs/engine.md), set on the leveled, iam, lsa,"
-          + " lsm-merge, lsbm and minmax stores on top of the budgets above, e.g. -o mixed-level=3; repeatable. RocksDB"
+          + " lsm-merge, lsbm, minmax and stack stores on top of the budgets above, e.g. -o mixed-level=3; repeatable. RocksDB"
           + " ignores them.")
   java.util.Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
 

@@ -33,6 +33,7 @@ public final class LoadTargets {
     register("lsm-merge", IamStoreTarget::open);
     register("lsbm", IamStoreTarget::open); // the leveled tree with LSbM's compaction buffer (docs/lsbm.md)
     register("minmax", IamStoreTarget::open); // Min-Max's write cache and buckets (docs/minmax.md)
+    register("stack", IamStoreTarget::open); // a stack of runs shaped by a stack policy (docs/stack.md)
     BUILT_IN.addAll(TARGETS.keySet());
     for (LoadTargetProvider provider : ServiceLoader.load(LoadTargetProvider.class)) {
       provider.targets().forEach(LoadTargets::register);

@@ -21,7 +21,7 @@ import site.ycsb.Status;
 
 /**
  * The YCSB binding of every store {@code iam load} knows ({@link LoadTargets}): IAM's embedded engine
- * under each tree ({@code iam}, {@code lsa}, {@code lsm-merge}, {@code leveled}, {@code lsbm}, {@code minmax}) and RocksDB ({@code
+ * under each tree ({@code iam}, {@code lsa}, {@code lsm-merge}, {@code leveled}, {@code lsbm}, {@code minmax}, {@code stack}) and RocksDB ({@code
  * rocksdb}, {@code rocksdb-universal}). YCSB makes one instance per client thread; they share one
  * store per directory through {@link SharedStore}.
  *
