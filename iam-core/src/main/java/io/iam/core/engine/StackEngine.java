@@ -199,6 +199,13 @@ final class StackEngine {
     done.add(new RunMerge(inFlushes, inEntries, last - first + 1, writtenEntries));
   }
 
+  /** The most flushes one run of the current version holds (0 if there are no runs). */
+  long largestRunFlushes() {
+    Version v = versions.current();
+    return v.files(0).stream().map(f -> v.flushRange(f.fileNumber())).filter(java.util.Objects::nonNull)
+        .mapToLong(VersionEdit.FlushRange::flushes).max().orElse(0);
+  }
+
   /** What the last {@link #HISTORY} steps did, oldest first: for tests, benchmarks and pictures. */
   List<RunMerge> history() {
     synchronized (history) {
