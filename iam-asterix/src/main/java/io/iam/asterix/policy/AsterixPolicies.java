@@ -18,7 +18,9 @@ public final class AsterixPolicies {
       new ExploringMergePolicyFactory(),
       new IamConstantMergePolicyFactory(),
       new SizeTieredMergePolicyFactory(),
-      new IamStackMergePolicyFactory());
+      new IamStackMergePolicyFactory(),
+      new LevelingMergePolicyFactory(),
+      new TieringMergePolicyFactory());
 
   /** One instance of each factory. */
   public static List<IamMergePolicyFactory> all() {

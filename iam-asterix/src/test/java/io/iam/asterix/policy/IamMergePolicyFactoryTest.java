@@ -26,7 +26,7 @@ class IamMergePolicyFactoryTest {
       assertTrue(!names.contains(builtIn), builtIn);
     }
     assertEquals(Set.of("binomial", "minlatency", "bigtable", "exploring", "iam-constant", "size-tiered",
-        "iam-stack"), names);
+        "iam-stack", "leveling", "tiering"), names);
   }
 
   @Test

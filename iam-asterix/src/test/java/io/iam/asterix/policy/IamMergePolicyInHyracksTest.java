@@ -78,6 +78,8 @@ class IamMergePolicyInHyracksTest {
     cases.add(new Case(new ExploringMergePolicyFactory(),
         Map.of("num-components", "4", "size-ratio", "2.0")));
     cases.add(new Case(new SizeTieredMergePolicyFactory(), Map.of("max-component-count", "6")));
+    cases.add(new Case(new TieringMergePolicyFactory(), Map.of("size-ratio", "2")));
+    cases.add(new Case(new LevelingMergePolicyFactory(), Map.of("size-ratio", "3")));
     // A budget of a few flushes (about 53 KB each), so every tier of iam-stack takes part.
     cases.add(new Case(new IamStackMergePolicyFactory(), Map.of("num-components", "6",
         "max-tolerance-component-count", "2", "size-ratio", "3", "max-mergable-component-size", "400000")));

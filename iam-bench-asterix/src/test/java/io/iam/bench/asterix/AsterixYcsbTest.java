@@ -263,7 +263,7 @@ class AsterixYcsbTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
-      unknown policy       | policy=fastest                      | unknown merge policy 'fastest' (known: binomial, minlatency, bigtable, exploring, iam-constant, size-tiered, iam-stack, prefix, concurrent, constant, correlated-prefix, no-merge)
+      unknown policy       | policy=fastest                      | unknown merge policy 'fastest' (known: binomial, minlatency, bigtable, exploring, iam-constant, size-tiered, iam-stack, leveling, tiering, prefix, concurrent, constant, correlated-prefix, no-merge)
       value out of range   | policy=binomial,max-components=0    | max-components=0 is out of range: allowed 1 to 64
       option not the policy's | policy=binomial,size-ratio=2     | unknown option 'size-ratio' for merge policy 'binomial' (known: max-components)
       option without policy | foo=1                              | options [foo] are merge-policy options, but no policy is given

@@ -503,9 +503,9 @@ final class NodeTree {
    * Tells a {@link PriorityBlockCache} which blocks the m/k rule keeps in memory (§5.1.3), for the
    * current version and the m chosen for it: every sequence of the levels above m, and on level m
    * and below every sequence of a node but its oldest (the paper's k − 1 newest at level m; below
-   * m only nodes that moved down by a metadata change hold more than one, and they keep their
-   * appended sequences cached until their next merge, so a scan still meets at most one uncached
-   * sequence per level). {@link MkChooser#chooseMeasured} counts all of these against M. Blocks
+   * m a node holds more than one only if m moved up after it was appended to, and it keeps its
+   * appended sequences cached until its next merge; a node that moves down past m is rewritten as
+   * one sequence, see {@link Mode#maxSequences}). {@link MkChooser#chooseMeasured} counts all of these against M. Blocks
    * that no longer qualify (m changed, the sequence was merged) lose their protection. Does
    * nothing for LSA, LSM-merge, or another cache. Called after every change of the tree; reads
    * metadata only (and opens a reader for the multi-sequence files that have none; if that fails,
@@ -608,6 +608,21 @@ final class NodeTree {
   /** A node without children moves down by a manifest edit; a memtable is written as a new level-1 node. */
   private void move(NodeMeta node, int level, Source src, NodeJob job, Io io, VersionEdit edit) throws IOException {
     stats.nodeMoves.increment();
+    if (node != null && node.sequences() > modeFor(versions.current()).maxSequences(level + 1)) {
+      // Moving into the mixed or a merging level with more sequences than it holds: rewrite the
+      // node as one sequence on the way down (its data is not read twice: no other input).
+      List<FileMeta> files;
+      try (InternalIterator in = tables.uncachedIterator(node.file())) {
+        in.seekToFirst();
+        files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
+            capacityFor(node.bytes()), io.outputs(), io.limiter(), false);
+      }
+      edit.removeNode(level, node.id());
+      edit.putNode(level + 1, files.isEmpty() ? node.emptied() : NodeMeta.of(node.id(), node.lo(), node.hi(), files.get(0)));
+      stats.nodeMerges.increment();
+      stats.compacted(level + 1, node.bytes(), files.isEmpty() ? 0 : files.get(0).fileSize());
+      return;
+    }
     if (node != null) {
       edit.removeNode(level, node.id());
       edit.putNode(level + 1, node);

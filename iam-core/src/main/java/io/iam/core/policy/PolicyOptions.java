@@ -22,6 +22,7 @@ public final class PolicyOptions {
       Option.builder("size-ratio", OptionType.INT)
           .defaultValue(10)
           .bounds(2, 1000)
+          .asterixName("size-ratio")
           .doc("T: level i takes runs of T^(i-1) flushes; leveling keeps one run under T^i flushes, tiering up to T-1 runs")
           .build();
 }

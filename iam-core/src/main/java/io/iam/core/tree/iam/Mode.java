@@ -49,4 +49,18 @@ public record Mode(Kind kind, int m, int k) {
       case IAM -> level > m || (level == m && sequences >= k);
     };
   }
+
+  /**
+   * The most sequences a node of {@code level} may hold in this mode: any number on appending
+   * levels (and everywhere in the LSA-tree), k at the mixed level, one on merging levels (and
+   * everywhere in LSM-merge). A node moved down by a metadata change that holds more is rewritten
+   * as one sequence instead, so that a scan meets at most one unmerged sequence per merging level.
+   */
+  public int maxSequences(int level) {
+    return switch (kind) {
+      case LSA -> Integer.MAX_VALUE;
+      case LSM_MERGE -> 1;
+      case IAM -> level < m ? Integer.MAX_VALUE : level == m ? k : 1;
+    };
+  }
 }
