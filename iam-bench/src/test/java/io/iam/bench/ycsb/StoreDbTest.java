@@ -31,7 +31,7 @@ class StoreDbTest {
   @TempDir Path tmp;
 
   @ParameterizedTest
-  @ValueSource(strings = {"iam", "lsa", "lsm-merge", "leveled", "lsbm", "minmax", "rocksdb", "rocksdb-universal"})
+  @ValueSource(strings = {"iam", "lsa", "lsm-merge", "leveled", "lsbm", "minmax", "stack", "rocksdb", "rocksdb-universal"})
   void everyOperationRoundTrips(String engine) throws Exception {
     Path dir = tmp.resolve(engine);
     StoreDbRoundTrip.everyOperationThenClose(properties(engine, dir), dir);

@@ -99,7 +99,7 @@ class YcsbCommandTest {
     assertEquals(0, run.exitCode(), run.err());
     String help = run.out().replaceAll("\\s+", " ");
     assertTrue(help.contains("95% scans of 1-10,000 records, 5% inserts"), help);
-    assertTrue(help.contains("Store: rocksdb, rocksdb-universal, leveled, iam, lsa, lsm-merge, lsbm, minmax."), help);
+    assertTrue(help.contains("Store: rocksdb, rocksdb-universal, leveled, iam, lsa, lsm-merge, lsbm, minmax, stack."), help);
     assertTrue(help.contains("Workload: a, b, c, d, e, f, g, load."), help);
   }
 
