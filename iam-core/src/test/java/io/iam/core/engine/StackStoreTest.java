@@ -146,6 +146,45 @@ class StackStoreTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"exploring", "size-tiered", "bigtable", "constant", "minlatency", "iam-stack", "prefix"})
+  void everyPolicyKeepsEveryKeyReadable(String policy) throws Exception {
+    java.util.TreeMap<Long, Integer> model = new java.util.TreeMap<>();
+    Random random = new Random(policy.hashCode());
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(Map.of("tree", "stack", "stack-policy", policy,
+        "stack-max-components", "3", "memtable-size", "64KiB")))) {
+      for (int flush = 0; flush < 40; flush++) {
+        for (int i = 0; i < 20 + random.nextInt(200); i++) { // flushes of different sizes
+          long k = random.nextInt(3000);
+          int v = random.nextInt();
+          store.put(key(k), ByteBuffer.allocate(4).putInt(v).array());
+          model.put(k, v);
+        }
+        store.flushAndSettle();
+      }
+      List<RunMerge> did = store.stack().history();
+      assertTrue(did.stream().anyMatch(r -> r.inputFlushes().length > 0), policy + " merged nothing");
+      long flushes = store.statistics().asMap().get("flush.count").longValue();
+      if (policy.equals("exploring")) { // it picks windows without the newest run: flushed first, then merged
+        assertTrue(did.size() > flushes, "the merge of older runs ran: " + did.size() + " steps for " + flushes + " flushes");
+      }
+      for (var e : model.entrySet()) {
+        assertArrayEquals(ByteBuffer.allocate(4).putInt(e.getValue()).array(), store.get(key(e.getKey())), "key " + e.getKey());
+      }
+      assertEquals(model.size(), store.verify() > 0 ? countKeys(store) : -1);
+    }
+  }
+
+  private static long countKeys(IamStore store) throws Exception {
+    long n = 0;
+    try (StoreIterator it = store.iterator()) {
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   @Test
   void badPolicyOptionsAreNamed() {
     InvalidOptionsException e = assertThrows(InvalidOptionsException.class,
