@@ -66,6 +66,13 @@ final class StatsReport {
           s.asMap().get("minmax.buckets-per-point-read").doubleValue(),
           s.asMap().get("minmax.buckets-per-range-read").doubleValue()));
     }
+    StackEngine stack = store.stack();
+    if (stack != null) {
+      List<FileMeta> runs = store.levels().get(0);
+      sb.append(String.format("stack: policy %s, %d runs (%s), the largest holding %d flushes; %d merges read %d runs%n",
+          stack.policy(), runs.size(), human(runs.stream().mapToLong(FileMeta::fileSize).sum()), stack.largestRunFlushes(),
+          s.stackMerges.sum(), s.stackRunsMerged.sum()));
+    }
     sb.append(String.format("user %s, log %s, write-amp %.2f (with log %.2f)%n",
         human(s.userBytes()), human(s.walBytes()), s.writeAmplification(), s.writeAmplificationWithWal()));
     sb.append(String.format("flushes %d, compactions %d (+%d moves), failures %d/%d, stall %.1f ms, slowdown %.1f ms%n",

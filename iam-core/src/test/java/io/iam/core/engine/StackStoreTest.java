@@ -142,6 +142,7 @@ class StackStoreTest {
         }
       }
       assertTrue(store.statistics().asMap().get("stack.merges").longValue() > 0);
+      assertTrue(store.describe().contains("stack: policy tiering"), store.describe());
       assertTrue(store.verify() > 0);
     }
   }
