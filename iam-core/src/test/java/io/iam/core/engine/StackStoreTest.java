@@ -186,6 +186,38 @@ class StackStoreTest {
     return n;
   }
 
+  /**
+   * The kernel's simulator, run on the same policy and flushes, predicts exactly what the engine
+   * writes and merges, for the policies that decide from flush counts only (the engine's sizes are
+   * file bytes, the simulator's are entries here, so size-based policies may decide differently).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"constant", "minlatency", "binomial", "leveling", "tiering"})
+  void theSimulatorPredictsTheEnginesWritesAndMerges(String policy) throws Exception {
+    int b = 6;
+    int flushes = 70;
+    Map<String, String> options = Map.of("tree", "stack", "stack-policy", policy, "stack-size-ratio", "3",
+        "stack-max-components", "3");
+    io.iam.core.sim.SimulationResult predicted;
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(options))) {
+      predicted = new io.iam.core.sim.Simulator(store.stack().policy(), new io.iam.core.sim.UniformFlushes(b),
+          io.iam.core.sim.Accounting.MODEL, flushes, n -> { }).run(flushes);
+      long k = 0;
+      for (int f = 0; f < flushes; f++) {
+        for (int i = 0; i < b; i++, k++) {
+          store.put(key(k * 31 % 100_003), key(k));
+        }
+        store.flushAndSettle();
+      }
+      Map<String, Number> stats = store.statistics().asMap();
+      assertEquals(predicted.bytesWritten(), stats.get("stack.entries-written").longValue(), "entries written");
+      assertEquals(predicted.merges(), stats.get("stack.merges").longValue(), "merges");
+      assertEquals(predicted.series().get(predicted.series().size() - 1).components(), store.levels().get(0).size(),
+          "runs at the end");
+      assertTrue(predicted.merges() > 0);
+    }
+  }
+
   @Test
   void badPolicyOptionsAreNamed() {
     InvalidOptionsException e = assertThrows(InvalidOptionsException.class,
