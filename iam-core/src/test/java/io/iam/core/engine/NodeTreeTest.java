@@ -208,17 +208,17 @@ class NodeTreeTest {
         "block-cache-size", "64MiB", "append-caching", "on-write"));
     try (IamStore store = IamStore.open(dir.resolve("iam"), StoreOptions.parse(m))) {
       hashLoad(store, 13, 4000);
+      store.flushAndSettle();
       assertTrue(store.blockCache().usedBytes() > 0, "appended blocks are cached before any read");
       long misses = store.blockCache().misses();
       for (long i = 0; i < 50; i++) {
         store.get(key(i)); // mostly absent keys: their Bloom filters say so
       }
-      try (StoreIterator it = store.iterator()) {
-        it.seekToFirst();
-        assertTrue(it.valid());
-      }
-      assertTrue(store.blockCache().hits() > 0, "a scan over the appended levels hits the cache");
+      long hits = store.blockCache().hits();
+      // A full scan reads every live sequence once, so it meets the blocks cached as they were
+      // written (a scan of the first key alone may meet only merged, uncached sequences: a CI run did).
       assertTrue(contents(store).size() > 3000);
+      assertTrue(store.blockCache().hits() > hits, "a scan over the appended levels hits the cache");
       assertTrue(store.verify() > 0);
       assertTrue(store.blockCache().misses() >= misses);
     }
