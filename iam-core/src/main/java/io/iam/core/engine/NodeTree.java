@@ -609,8 +609,8 @@ final class NodeTree {
   private void move(NodeMeta node, int level, Source src, NodeJob job, Io io, VersionEdit edit) throws IOException {
     stats.nodeMoves.increment();
     if (node != null && node.sequences() > modeFor(versions.current()).maxSequences(level + 1)) {
-      // Moving into the mixed or a merging level with more sequences than it holds: rewrite the
-      // node as one sequence on the way down (its data is not read twice: no other input).
+      // Moving into the mixed or a merging level with more sequences than that level lets a node
+      // hold: rewrite the node's own sequences as one on the way down.
       List<FileMeta> files;
       try (InternalIterator in = tables.uncachedIterator(node.file())) {
         in.seekToFirst();

@@ -49,7 +49,7 @@ import java.util.function.LongSupplier;
 final class StackEngine {
 
   /** How many recorded flushes {@link #history()} keeps (the oldest are forgotten). */
-  static final int HISTORY = 100_000;
+  static final int HISTORY = 10_000;
 
   private final VersionSet versions;
   private final TableCache tables;

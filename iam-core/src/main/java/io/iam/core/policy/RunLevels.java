@@ -17,11 +17,13 @@ public final class RunLevels {
       throw new IllegalArgumentException("need flushes >= 1 and t >= 2: " + flushes + ", " + t);
     }
     int level = 1;
-    for (long capacity = t; flushes >= capacity; capacity = Math.multiplyExact(capacity, (long) t)) {
+    long capacity = t; // the first flush count of level + 1
+    while (flushes >= capacity) {
       level++;
       if (capacity > Long.MAX_VALUE / t) {
-        break;
+        break; // no larger capacity fits in a long: flushes is on the deepest level
       }
+      capacity *= t;
     }
     return level;
   }

@@ -269,9 +269,13 @@ public final class Version {
       }
       out.add(files);
     }
-    Map<Long, VersionEdit.FlushRange> ranges = new HashMap<>(flushRanges);
-    edit.flushRanges().forEach(r -> ranges.put(r.fileNumber(), r));
-    ranges.keySet().retainAll(byLevel.get(0).keySet());
+    Map<Long, VersionEdit.FlushRange> ranges = flushRanges;
+    if (!ranges.isEmpty() || !edit.flushRanges().isEmpty()) { // tree=stack only
+      Map<Long, VersionEdit.FlushRange> next = new HashMap<>(flushRanges);
+      edit.flushRanges().forEach(r -> next.put(r.fileNumber(), r));
+      next.keySet().retainAll(byLevel.get(0).keySet());
+      ranges = next;
+    }
     return new Version(cmp, out, emptyNodes(out.size()), 0, applyBuffer(edit), ranges);
   }
 
