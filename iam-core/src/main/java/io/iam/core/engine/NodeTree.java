@@ -590,7 +590,7 @@ final class NodeTree {
       edit.flushedSequence(job.memtable().largestSequence());
     }
     switch (plan.kind()) {
-      case MOVE -> move(node, level, src, job, io, edit);
+      case MOVE -> move(node, level, src, job, combine, io, edit);
       case SPLIT -> split(node, level, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), io, edit);
       case FLUSH -> flush(plan, job, node, level, src, space, v, m, io, edit);
     }
@@ -605,8 +605,20 @@ final class NodeTree {
     return job.memtable() != null ? job.memtable().iterator() : tables.uncachedIterator(node.file());
   }
 
-  /** A node without children moves down by a manifest edit; a memtable is written as a new level-1 node. */
-  private void move(NodeMeta node, int level, Source src, NodeJob job, Io io, VersionEdit edit) throws IOException {
+  /**
+   * A node without children moves down by a manifest edit and, unless it is being combined, stays
+   * on its level emptied, with its range, under a new id ({@link FlushPlan}); a combined node
+   * without records is just removed. A memtable is written as a new level-1 node.
+   */
+  private void move(NodeMeta node, int level, Source src, NodeJob job, boolean combine, Io io, VersionEdit edit)
+      throws IOException {
+    if (node != null && combine && node.file() == null) {
+      edit.removeNode(level, node.id());
+      return;
+    }
+    if (node != null && !combine) {
+      edit.putNode(level, new NodeMeta(versions.newFileNumber(), node.lo(), node.hi(), null));
+    }
     stats.nodeMoves.increment();
     if (node != null && node.sequences() > modeFor(versions.current()).maxSequences(level + 1)) {
       // Moving into the mixed or a merging level with more sequences than that level lets a node

@@ -102,6 +102,28 @@ class NodeTreeTest {
     }
   }
 
+  @ParameterizedTest(name = "tree={0}")
+  @ValueSource(strings = {"iam", "lsa"})
+  void aNodeThatMovesDownLeavesItsRangeOnItsLevel(String tree, @TempDir Path dir) throws Exception {
+    // §4.2.1: a move adds a node to the next level and leaves N_i as it was, so each internal
+    // level keeps the t^i nodes it had when the level below was added (§4.2.3). Had a move taken
+    // its node away, the neighbours would have taken over its range and later merged into the
+    // moved node; the kernel's simulator then ended with 8, 93 and 825 nodes instead of 10, 100
+    // and 1,000.
+    Map<String, String> m = new HashMap<>(Map.of("tree", tree, "fanout", "4", "memtable-size", "64KiB",
+        "block-cache-size", "256KiB"));
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
+      hashLoad(store, 5, 9000);
+      int depth = store.depth();
+      assertTrue(depth >= 4, "depth " + depth);
+      assertTrue(store.properties().get("node.moves").longValue() > 0, "nodes moved: " + store.describe());
+      List<List<NodeMeta>> nodes = store.nodes();
+      for (int level = 1; level < depth; level++) {
+        assertEquals((int) Math.pow(4, level), nodes.get(level).size(), "N_" + level + "\n" + store.describe());
+      }
+    }
+  }
+
   @Test
   void lsaAppendsWhereIamMergesBelowItsMixedLevel(@TempDir Path dir) throws Exception {
     Map<String, Number> lsa;

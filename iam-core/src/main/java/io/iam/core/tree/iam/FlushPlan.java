@@ -6,8 +6,12 @@ import java.util.List;
  * What to do with a full node; a value the executor makes real. Exactly one of:
  *
  * <ul>
- *   <li>{@link Kind#MOVE}: the node has no children and moves to the next level by metadata only
- *       (a memtable, level 0, is written to level 1 as it is);
+ *   <li>{@link Kind#MOVE}: the node has no children and its records move to the next level by
+ *       metadata only, as a new node there (a memtable, level 0, is written to level 1 as it
+ *       is). The node itself stays on its level, emptied, with its range: N_{i+1} grows by one and
+ *       N_i is unchanged (§4.2.1), so the records that later arrive in that range collect in it
+ *       instead of widening its neighbours. A combined node leaves its level instead (§4.2.3); a
+ *       combined node that holds no records simply disappears;
  *   <li>{@link Kind#SPLIT}: the node covers ≥ 2t children and is rewritten into two nodes of its
  *       level: {@code [lo, splitKey − 1]} holding its records below {@code splitKey} and {@code
  *       [splitKey, hi]} holding the rest, each covering half of the children;

@@ -38,10 +38,14 @@ import java.util.List;
  * emptied node gives its neighbours of the same level the part of its range that evens out their
  * child counts (they grow, it shrinks; no key stored anywhere leaves its node's range).
  *
- * Among the allowed boundaries the planner takes the one minimising the difference of the two
- * children's grandchild counts, then their sum (so a boundary does not cut through a grandchild
- * when it need not), then extends the child that covered fewer grandchildren before (the left one
- * on a tie). The right child's count is taken over its current extent, so the balance is pairwise
+ * Among the allowed boundaries the planner takes, in order: one that cuts through no grandchild
+ * (a grandchild under both children would get the flushes of both: a node that moved down
+ * would be merged into by its old neighbour, which an even count had handed part of its range);
+ * then the one minimising the difference of the two children's grandchild counts, then their
+ * sum; then, between two adjacent children, the boundary where it already is, else the one
+ * extending the child that covered fewer grandchildren before (the left one on a tie). The same
+ * order places the boundaries of {@link #planShrink}. The right child's count is taken over its
+ * current extent, so the balance is pairwise
  * and greedy, not a global optimum. Ranges stay disjoint and sorted, and every stored key stays
  * inside its node's range.
  *
@@ -106,7 +110,7 @@ public final class FlushPlanner {
       for (long b : cuts(shape, grand, lo, hi)) {
         int cl = shape.overlapping(grand, left.lo(), b == lo ? left.hi() : b - 1).size();
         int cx = shape.overlapping(grand, b, hi).size();
-        long[] score = {Math.abs(cl - cx), cl + cx};
+        long[] score = score(cl, cx, shape.overlapping(grand, left.lo(), hi).size());
         if (bestScore == null || less(score, bestScore)) {
           best = b;
           bestScore = score;
@@ -123,7 +127,7 @@ public final class FlushPlanner {
         long b = cuts.get(j);
         int cx = shape.overlapping(grand, lo, b - 1).size();
         int cr = shape.overlapping(grand, b == hi + 1 ? right.lo() : b, right.hi()).size();
-        long[] score = {Math.abs(cx - cr), cx + cr};
+        long[] score = score(cx, cr, shape.overlapping(grand, lo, right.hi()).size());
         if (bestScore == null || less(score, bestScore)) {
           best = b;
           bestScore = score;
@@ -160,8 +164,23 @@ public final class FlushPlanner {
     return new ArrayList<>(set);
   }
 
+  /**
+   * How good a boundary is between two neighbours covering {@code left} and {@code right}
+   * children, {@code union} distinct ones together (lower is better, compared in order): whether
+   * a child straddles the boundary ({@code left + right − union}, 0 or 1: such a child would have
+   * two parents, and both would flush into it), then how uneven the counts are, then their sum.
+   */
+  private static long[] score(int left, int right, int union) {
+    return new long[] {left + right - union, Math.abs(left - right), left + right};
+  }
+
   private static boolean less(long[] a, long[] b) {
-    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] != b[i]) {
+        return a[i] < b[i];
+      }
+    }
+    return false;
   }
 
   private static void checkLevel(TreeShape shape, Node node) {
@@ -224,20 +243,19 @@ public final class FlushPlanner {
       }
     }
     boolean extendLeft = shape.childCount(a) <= shape.childCount(next); // the old gap rule's choice
+    boolean adjacent = a.hi() + 1 == next.lo(); // then a tie keeps the boundary where it is
     long best = 0;
-    long bestDiff = Long.MAX_VALUE;
-    long bestSum = Long.MAX_VALUE;
+    long[] bestScore = null;
     for (long b : candidates) {
       int ca = shape.overlapping(grand, start, b - 1).size();
       int cb = shape.overlapping(grand, b, Math.max(b, nextEnd)).size();
-      long diff = Math.abs(ca - cb);
-      long sum = ca + cb;
-      boolean better = diff < bestDiff || (diff == bestDiff && sum < bestSum)
-          || (diff == bestDiff && sum == bestSum && (extendLeft ? b > best : b < best));
+      long[] score = score(ca, cb, shape.overlapping(grand, start, Math.max(b, nextEnd)).size());
+      boolean tie = bestScore != null && java.util.Arrays.equals(score, bestScore);
+      boolean better = bestScore == null || less(score, bestScore)
+          || (tie && (adjacent ? b == next.lo() : extendLeft ? b > best : b < best));
       if (better) {
         best = b;
-        bestDiff = diff;
-        bestSum = sum;
+        bestScore = score;
       }
     }
     return best;

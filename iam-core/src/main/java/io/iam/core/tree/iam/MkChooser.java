@@ -110,8 +110,8 @@ public final class MkChooser {
    * less). Σ_{j>m} A_j counts the appended sequences of nodes that moved below m by a metadata
    * change and keep them until their next merge; the engine keeps those cached too. The largest m
    * whose fixed part fits is chosen, then the largest k. If the fixed part plus what level m holds
-   * now (A_m) already exceeds {@value #FULL} of the budget, k is also capped at the current mean
-   * number of sequences per node, 1 + c_m / N_m (rounded down), so that the fuller nodes merge.
+   * now (A_m) already exceeds {@value #FULL} of the budget, k is lowered by one more step (never
+   * below 1), so that the fuller nodes merge.
    *
    * @param levels levels 1..n (index 0 is level 1)
    * @param cacheBytes M ≥ 0
@@ -160,10 +160,11 @@ public final class MkChooser {
     }
     if (fixed + mixed.appendedBytes() > FULL * budget && mixed.nodes() > 0) {
       // What level m holds now already (nearly) fills the budget, typically just after k fell as
-      // the data grew and nodes still hold the old cap. Capping k at the current mean number of
-      // sequences per node makes the fuller half merge at their next flush.
-      int mean = (int) (1 + mixed.appendedSequences() / mixed.nodes());
-      k = Math.max(1, Math.min(k, mean));
+      // the data grew and nodes still hold the old cap. One step lower makes every node holding
+      // k − 1 or more sequences merge at its next flush, which is where the appended bytes are.
+      // (Capping at the mean number of sequences per node, as before, dropped k to 1 or 2 and
+      // back many times during a load: the mixed level then merged like a merging level.)
+      k = Math.max(1, k - 1);
     }
     return new Choice(m, k);
   }

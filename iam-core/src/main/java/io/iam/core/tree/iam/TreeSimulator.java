@@ -25,7 +25,8 @@ import java.util.SplittableRandom;
  *
  * <p>Costs: an append writes the appended bytes; a merge rewrites the child plus the incoming
  * bytes into one sequence; a merge-and-cut writes the same and cuts the result into leaves of
- * about C_t/5; a move writes nothing (but a memtable's move into L1 writes its bytes); a split
+ * about C_t/5; a move writes nothing (but a memtable's move into L1 writes its bytes) and leaves
+ * the moved node's range on its level in an emptied node (see {@link FlushPlan}); a split
  * writes the node's bytes. Records are unique keys in practice and merges do not drop
  * duplicates, so bytes are conserved. One run at a time; not thread-safe.
  */
@@ -164,13 +165,18 @@ public final class TreeSimulator {
     long[] data = records.remove(node.id());
     switch (plan.kind()) {
       case MOVE -> {
-        moves++;
         remove(node);
-        Node moved = node.withLevel(node.level() + 1);
+        if (destroy && node.bytes() == 0) {
+          return; // a combined node without records or children: nothing moves
+        }
+        moves++;
         if (node.level() == 0) {
           write(1, node.bytes());
         }
-        put(moved, data);
+        put(node.withLevel(node.level() + 1), data);
+        if (node.level() >= 1 && !destroy) {
+          put(new Node(nextId++, node.level(), node.lo(), node.hi(), 0, 0), new long[0]);
+        }
       }
       case SPLIT -> {
         splits++;

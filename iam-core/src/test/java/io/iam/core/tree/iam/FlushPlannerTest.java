@@ -99,6 +99,21 @@ class FlushPlannerTest {
   }
 
   @Test
+  void aBoundaryCutsThroughNoGrandchild() {
+    // {10,49} holds records and no children; {50,99} was emptied by a move and covers its only
+    // child, the moved node {50,99}. A boundary at 99 would even the counts (1 and 1) by putting
+    // the moved node under both; the boundary stays at 50 instead (1 against 0), so the next
+    // flush of {10,49} does not merge into the full moved node.
+    Node parent = node(1, 1, 0, 199, C, 1);
+    Node left = node(2, 2, 10, 49, 10, 1);
+    Node emptied = node(3, 2, 50, 99, 0, 0);
+    Node moved = node(4, 3, 50, 99, C, 1);
+    TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(left, emptied), List.of(moved)), 10, C);
+    List<Assignment> as = FlushPlanner.plan(shape, parent, Mode.lsa()).assignments();
+    assertEquals(List.of(new Assignment(left, 0, 49, Action.APPEND), new Assignment(emptied, 50, 199, Action.APPEND)), as);
+  }
+
+  @Test
   void anEmptiedNodeShrinksTowardItsNeighbour() {
     // X = [100,300] has just flushed and covers 12 children; its left neighbour [0,50] covers 2.
     Node leftN = node(1, 1, 0, 50, 40, 2);

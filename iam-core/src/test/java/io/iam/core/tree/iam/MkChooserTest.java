@@ -113,13 +113,12 @@ class MkChooserTest {
   void measuredCapsKWhileTheLevelHoldsTooMuch() {
     // As measuredHandComputed at M = 310 → (3, 2), but L3 now holds 190 B of appended sequences in
     // 100 of them (over 40 nodes, 3.5 sequences each on average): 110 + 190 = 300 > 0.95 · 310,
-    // so k is capped at 1 + 100/40 = 3 — above 2, so nothing changes.
+    // so k goes one step lower, to 1.
     List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 190, 100));
     // a_3 = max(10, 1.9) = 10, so the estimate is as before.
-    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100));
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100));
     // With M = 1000 and L3 holding 960 B in 60 appended sequences: a_3 = 16, the estimate
-    // 110 + 40(k−1)/2·16 ≤ 1000 gives k = 3; holding 110 + 960 = 1070 > 950, k is capped at
-    // 1 + 60/40 = 2.
+    // 110 + 40(k−1)/2·16 ≤ 1000 gives k = 3; holding 110 + 960 = 1070 > 950, k goes to 2.
     List<MkChooser.LevelShape> full = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
         level(1000, 40, 960, 60));
     assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(full, 1000, 10, 10, false, 100));
@@ -128,6 +127,13 @@ class MkChooserTest {
     List<MkChooser.LevelShape> under = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
         level(1000, 40, 800, 60));
     assertEquals(new Choice(3, 4), MkChooser.chooseMeasured(under, 1000, 10, 10, false, 100));
+    // One step, not down to the mean: L3 holds 800 B in 80 appended sequences over 40 nodes (3
+    // sequences per node on average), a_3 = 10. At M = 950 the estimate 110 + 40(k−1)/2·10 ≤ 950
+    // gives k = 5; holding 110 + 800 = 910 > 902.5, k goes to 4 (capping at the mean gave 3).
+    List<MkChooser.LevelShape> many = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
+        level(1000, 40, 800, 80));
+    assertEquals(new Choice(3, 4), MkChooser.chooseMeasured(many, 950, 10, 10, false, 100));
+    assertEquals(new Choice(3, 5), MkChooser.chooseMeasured(many, 970, 10, 10, false, 100)); // 910 ≤ 921.5: no cap
   }
 
   @Test
