@@ -627,7 +627,7 @@ final class NodeTree {
       try (InternalIterator in = tables.uncachedIterator(node.file())) {
         in.seekToFirst();
         files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-            capacityFor(node.bytes()), io.outputs(), io.limiter(), false);
+            capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1));
       }
       edit.removeNode(level, node.id());
       edit.putNode(level + 1, files.isEmpty() ? node.emptied() : NodeMeta.of(node.id(), node.lo(), node.hi(), files.get(0)));
@@ -645,7 +645,7 @@ final class NodeTree {
     try (InternalIterator in = open(job, null)) {
       in.seekToFirst();
       files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsCache(1));
+          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1));
     }
     if (!files.isEmpty()) {
       edit.putNode(1, new NodeMeta(versions.newFileNumber(), src.first(), src.last(), files.get(0)));
@@ -668,7 +668,7 @@ final class NodeTree {
           BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
           part.seekToFirst();
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), false);
+              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level));
           f = files.isEmpty() ? null : files.get(0);
           written += f == null ? 0 : f.fileSize();
         }
@@ -810,10 +810,9 @@ final class NodeTree {
       if (action == FlushPlan.Action.APPEND) {
         part.seekToFirst();
         if (child.file() == null) {
-          // A new node's only sequence is its oldest: protected (and worth filling) above m only.
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(),
-              fillCache && job.level() + 1 < mode.m());
+              fillsWholeNode(job.level() + 1));
           return ChildResult.of(action, files, 0);
         }
         boolean fill = fillsCache(job.level() + 1);
@@ -837,7 +836,7 @@ final class NodeTree {
         merged.seekToFirst();
         List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
-            io.outputs(), io.limiter(), false);
+            io.outputs(), io.limiter(), fillsWholeNode(job.level() + 1));
         return ChildResult.of(action, files, child.bytes());
       }
     }
@@ -853,6 +852,19 @@ final class NodeTree {
   private boolean fillsCache(int level) {
     Mode md = mode;
     return fillCache && (level < md.m() || (level == md.m() && md.k() >= 2));
+  }
+
+  /**
+   * Whether a new node file written into {@code level} (by a merge, a merge-and-cut, a split or a
+   * move's rewrite) goes into the block cache as it is written: with {@code append-caching=on-write},
+   * when every sequence of the node is protected, a level above m. Its one sequence is its oldest,
+   * so at level m and below it is not protected. Without this, a merge on an appending level (a
+   * share too large for the file, a full leaf while every level appends) or a split left
+   * protected blocks that only a read would bring in, and a scan could meet two uncached
+   * sequences on one level.
+   */
+  private boolean fillsWholeNode(int level) {
+    return fillCache && level < mode.m();
   }
 
   /** Stops the threads that write children's shares. */

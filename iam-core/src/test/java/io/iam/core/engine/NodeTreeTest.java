@@ -113,7 +113,7 @@ class NodeTreeTest {
     Map<String, String> m = new HashMap<>(Map.of("tree", tree, "fanout", "4", "memtable-size", "64KiB",
         "block-cache-size", "256KiB"));
     try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
-      hashLoad(store, 5, 9000);
+      hashLoad(store, 5, 16000);
       int depth = store.depth();
       assertTrue(depth >= 4, "depth " + depth);
       assertTrue(store.properties().get("node.moves").longValue() > 0, "nodes moved: " + store.describe());
