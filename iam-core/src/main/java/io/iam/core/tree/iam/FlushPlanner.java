@@ -3,6 +3,7 @@ package io.iam.core.tree.iam;
 import io.iam.core.tree.iam.FlushPlan.Action;
 import io.iam.core.tree.iam.FlushPlan.Assignment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -108,9 +109,8 @@ public final class FlushPlanner {
       long best = lo;
       long[] bestScore = null;
       for (long b : cuts(shape, grand, lo, hi)) {
-        int cl = shape.overlapping(grand, left.lo(), b == lo ? left.hi() : b - 1).size();
-        int cx = shape.overlapping(grand, b, hi).size();
-        long[] score = score(cl, cx, shape.overlapping(grand, left.lo(), hi).size());
+        long[] score = score(shape.overlapping(grand, left.lo(), b == lo ? left.hi() : b - 1),
+            shape.overlapping(grand, b, hi));
         if (bestScore == null || less(score, bestScore)) {
           best = b;
           bestScore = score;
@@ -125,9 +125,8 @@ public final class FlushPlanner {
       List<Long> cuts = cuts(shape, grand, lo + 1, hi + 1);
       for (int j = cuts.size() - 1; j >= 0; j--) { // from no change downwards, so ties keep more
         long b = cuts.get(j);
-        int cx = shape.overlapping(grand, lo, b - 1).size();
-        int cr = shape.overlapping(grand, b == hi + 1 ? right.lo() : b, right.hi()).size();
-        long[] score = score(cx, cr, shape.overlapping(grand, lo, right.hi()).size());
+        long[] score = score(shape.overlapping(grand, lo, b - 1),
+            shape.overlapping(grand, b == hi + 1 ? right.lo() : b, right.hi()));
         if (bestScore == null || less(score, bestScore)) {
           best = b;
           bestScore = score;
@@ -165,13 +164,14 @@ public final class FlushPlanner {
   }
 
   /**
-   * How good a boundary is between two neighbours covering {@code left} and {@code right}
-   * children, {@code union} distinct ones together (lower is better, compared in order): whether
-   * a child straddles the boundary ({@code left + right − union}, 0 or 1: such a child would have
-   * two parents, and both would flush into it), then how uneven the counts are, then their sum.
+   * How good a boundary is between two neighbours whose ranges overlap the children {@code left}
+   * and {@code right} (each sorted, the left range before the right one), lower being better,
+   * compared in order: whether a child lies under both (at most one can; it would have two
+   * parents, and both would flush into it), then how uneven the counts are, then their sum.
    */
-  private static long[] score(int left, int right, int union) {
-    return new long[] {left + right - union, Math.abs(left - right), left + right};
+  private static long[] score(List<Node> left, List<Node> right) {
+    boolean shared = !left.isEmpty() && !right.isEmpty() && left.get(left.size() - 1).id() == right.get(0).id();
+    return new long[] {shared ? 1 : 0, Math.abs(left.size() - right.size()), left.size() + right.size()};
   }
 
   private static boolean less(long[] a, long[] b) {
@@ -247,10 +247,8 @@ public final class FlushPlanner {
     long best = 0;
     long[] bestScore = null;
     for (long b : candidates) {
-      int ca = shape.overlapping(grand, start, b - 1).size();
-      int cb = shape.overlapping(grand, b, Math.max(b, nextEnd)).size();
-      long[] score = score(ca, cb, shape.overlapping(grand, start, Math.max(b, nextEnd)).size());
-      boolean tie = bestScore != null && java.util.Arrays.equals(score, bestScore);
+      long[] score = score(shape.overlapping(grand, start, b - 1), shape.overlapping(grand, b, Math.max(b, nextEnd)));
+      boolean tie = bestScore != null && Arrays.equals(score, bestScore);
       boolean better = bestScore == null || less(score, bestScore)
           || (tie && (adjacent ? b == next.lo() : extendLeft ? b > best : b < best));
       if (better) {

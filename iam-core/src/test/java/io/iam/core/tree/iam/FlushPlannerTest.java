@@ -111,6 +111,9 @@ class FlushPlannerTest {
     TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(left, emptied), List.of(moved)), 10, C);
     List<Assignment> as = FlushPlanner.plan(shape, parent, Mode.lsa()).assignments();
     assertEquals(List.of(new Assignment(left, 0, 49, Action.APPEND), new Assignment(emptied, 50, 199, Action.APPEND)), as);
+    // The shrink after a flush follows the same order: {50,99} keeps its range rather than hand
+    // {10,49} the part 50..98 of the moved node's range.
+    assertEquals(List.of(), FlushPlanner.planShrink(shape, emptied));
   }
 
   @Test
