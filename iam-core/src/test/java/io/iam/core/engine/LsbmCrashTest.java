@@ -66,8 +66,7 @@ class LsbmCrashTest {
         }
         store.write(batch, WriteOptions.SYNC);
         store.get(key((int) (n % KEYS))); // reads keep buffer files cached
-        System.out.println(n);
-        System.out.flush();
+        KilledChild.acknowledge(n);
       }
     }
   }
@@ -86,8 +85,10 @@ class LsbmCrashTest {
     long bufferedReads = 0;
     boolean recoveredBuffer = false;
     SplittableRandom random = new SplittableRandom(11);
+    List<String> ranges = new ArrayList<>(); // what each child acknowledged, for a failure's message
     for (int round = 0; round < ROUNDS; round++) {
       long last = runAndKill(dir, next, 300 + random.nextInt(700));
+      ranges.add(next + ".." + last);
       for (long n = next; n <= last; n++) {
         for (int i : keysOf(n)) {
           acked.put(i, n);
@@ -98,14 +99,14 @@ class LsbmCrashTest {
       try (IamStore store = IamStore.open(dir, options())) {
         recoveredBuffer |= !store.compactionBuffer().isEmpty();
         for (int i = 0; i < KEYS; i++) {
-          check(i, store.get(key(i)), acked, maybe, "round " + round + " get");
+          check(i, store.get(key(i)), acked, maybe, "round " + round + " get (acknowledged " + ranges + ")");
         }
         try (StoreIterator it = store.iterator()) {
           it.seekToFirst();
           for (int i = 0; i < KEYS; i++, it.next()) {
             assertTrue(it.valid(), "round " + round + ": the scan ended early at " + i);
             assertArrayEquals(key(i), it.key());
-            check(i, it.value(), acked, maybe, "round " + round + " scan");
+            check(i, it.value(), acked, maybe, "round " + round + " scan (acknowledged " + ranges + ")");
           }
         }
         bufferedReads += store.statistics().bufferHits();
