@@ -846,8 +846,8 @@ final class NodeTree {
    * Whether a sequence appended into {@code level} goes into the block cache as it is written: in
    * the IAM-tree with {@code append-caching=on-write}, when the m/k rule keeps it in memory (a
    * level above m, or level m with k ≥ 2; m and k are chosen so that all of them fit, §5.1.3).
-   * Otherwise, and for merged sequences and every sequence of LSA and LSM-merge, blocks are cached
-   * when read.
+   * Otherwise, and for every sequence of LSA and LSM-merge, blocks are cached when read. New node
+   * files follow {@link #fillsWholeNode}.
    */
   private boolean fillsCache(int level) {
     Mode md = mode;
