@@ -19,6 +19,8 @@ import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.CompactionPicker;
+import io.iam.core.tree.GearPicker;
 import io.iam.core.tree.LeveledPicker;
 import io.iam.core.tree.NodeMeta;
 import io.iam.core.tree.StoreFiles;
@@ -79,6 +81,8 @@ public final class IamStore implements AutoCloseable {
   /** Which files a purge considers, without listing the directory each time. */
   private final StoreDirectory directory;
   private final LeveledPicker picker;
+  /** What chooses compactions: {@link #picker}, or for tree=lsbm with lsbm-levels=gear a {@link GearPicker} over it. */
+  private final CompactionPicker compactionPicker;
   /** The LSA/IAM executor; null for a leveled tree. */
   private final NodeTree nodeTree;
   /** tree=lsbm: the compaction buffer's engine side; null for the other trees. */
@@ -156,6 +160,8 @@ public final class IamStore implements AutoCloseable {
     this.picker = new LeveledPicker(cmp, new LeveledPicker.Config(
         options.get(StoreOptions.L0_COMPACTION_TRIGGER), options.get(StoreOptions.LEVEL_BASE_SIZE),
         options.get(StoreOptions.LEVEL_SIZE_RATIO)));
+    this.compactionPicker = options.get(StoreOptions.TREE) == TreeKind.LSBM
+        && options.get(StoreOptions.LSBM_LEVELS) == io.iam.core.tree.lsbm.LsbmLevels.GEAR ? new GearPicker(picker) : picker;
     long rate = options.get(StoreOptions.COMPACTION_RATE_LIMIT);
     this.rateLimiter = rate == 0 ? null : RateLimiter.create(rate);
     this.memtableSize = options.get(StoreOptions.MEMTABLE_SIZE);
@@ -184,7 +190,7 @@ public final class IamStore implements AutoCloseable {
     this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
         ? new NodeTree(versions, tables, stats, blockCache, cmp, options) : null;
     this.lsbm = options.get(StoreOptions.TREE) == TreeKind.LSBM
-        ? new LsbmBuffer(versions, tables, blockCache, stats, picker, options, String.valueOf(dir.getFileName()), () -> {
+        ? new LsbmBuffer(versions, tables, blockCache, stats, compactionPicker, options, String.valueOf(dir.getFileName()), () -> {
           mutex.lock();
           try {
             deleteObsoleteFilesLocked();
@@ -853,7 +859,7 @@ public final class IamStore implements AutoCloseable {
       return; // a stack store merges as part of its flushes
     }
     while (compactionsRunning < threads) {
-      CompactionPick pick = picker.pick(versions.current(), busyFiles, cursors);
+      CompactionPick pick = compactionPicker.pick(versions.current(), busyFiles, cursors);
       if (pick == null) {
         return;
       }
@@ -1442,7 +1448,7 @@ public final class IamStore implements AutoCloseable {
             || (nodeTree != null
                 ? nodeTree.pick(versions.current(), busyNodes, true) != null
                 : minmax != null ? !minmax.planSort(versions.current()).isEmpty()
-                : stack == null && picker.pick(versions.current(), busyFiles, cursors) != null);
+                : stack == null && compactionPicker.pick(versions.current(), busyFiles, cursors) != null);
         if (!pending) {
           return;
         }

@@ -4,7 +4,8 @@ import io.iam.core.cache.BlockCache;
 import io.iam.core.option.OptionValues;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.FileMeta;
-import io.iam.core.tree.LeveledPicker;
+import io.iam.core.tree.CompactionPicker;
+import io.iam.core.tree.GearPicker;
 import io.iam.core.tree.Version;
 import io.iam.core.tree.VersionEdit;
 import io.iam.core.tree.VersionSet;
@@ -53,7 +54,7 @@ final class LsbmBuffer implements AutoCloseable {
   private long lastTrimEpoch;
 
   /** @param afterTrim called after a trim removed files (the store schedules their deletion) */
-  LsbmBuffer(VersionSet versions, TableCache tables, BlockCache cache, Statistics stats, LeveledPicker picker,
+  LsbmBuffer(VersionSet versions, TableCache tables, BlockCache cache, Statistics stats, CompactionPicker picker,
       OptionValues options, String name, Runnable afterTrim) {
     this.versions = versions;
     this.tables = tables;
@@ -64,7 +65,8 @@ final class LsbmBuffer implements AutoCloseable {
       targets[level] = picker.maxBytes(level);
     }
     this.config = new LsbmConfig(targets, options.get(StoreOptions.LSBM_BUFFER_FRACTION),
-        options.get(StoreOptions.LSBM_FREEZE_SHRINK), options.get(StoreOptions.LSBM_TRIM_THRESHOLD));
+        options.get(StoreOptions.LSBM_FREEZE_SHRINK), options.get(StoreOptions.LSBM_TRIM_THRESHOLD),
+        picker instanceof GearPicker);
     this.interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
     this.name = name;
     this.afterTrim = afterTrim;
@@ -100,6 +102,9 @@ final class LsbmBuffer implements AutoCloseable {
    * Bloom filters, and the files it wrote ({@code edit}'s additions).
    */
   BufferChange plan(CompactionPick pick, VersionEdit edit, long bytesWritten) throws IOException {
+    if (config.gear() && pick.trivialMove() && pick.level() >= 1 && GearPicker.isOutHalf(pick.outputLevel())) {
+      return BufferChange.shift(pick.level(), pick.inputs(), config); // C_i becomes C_i′, and B_i becomes B_i′
+    }
     boolean merged = !pick.trivialMove();
     Map<Long, KeyFilter> filters = new HashMap<>();
     if (merged) {

@@ -1,5 +1,7 @@
 package io.iam.core.engine;
 
+import io.iam.core.tree.lsbm.LsbmLevels;
+
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.option.Option;
 import io.iam.core.option.OptionTable;
@@ -51,6 +53,12 @@ public final class StoreOptions {
       Option.builder("append-caching", OptionType.enumOf(AppendCaching.class))
           .defaultValue(AppendCaching.ON_WRITE).bounds(AppendCaching.ON_READ, AppendCaching.ON_WRITE)
           .doc("tree=iam: appended sequences enter the block cache when read (on-read) or as they are written (on-write)").build();
+
+  public static final Option<LsbmLevels> LSBM_LEVELS =
+      Option.builder("lsbm-levels", OptionType.enumOf(LsbmLevels.class))
+          .defaultValue(LsbmLevels.GEAR).bounds(LsbmLevels.GEAR, LsbmLevels.LEVELED)
+          .doc("tree=lsbm: gear (each level has two halves C_i and C_i' kept in step by bLSM's gear scheduler, as in the paper;"
+              + " B_i' goes at the pace C_i' drains) or leveled (one run per level, compacted as tree=leveled)").build();
 
   public static final Option<Integer> LSBM_TRIM_INTERVAL_MS =
       Option.builder("lsbm-trim-interval-ms", OptionType.INT)
@@ -200,7 +208,7 @@ public final class StoreOptions {
       OptionTable.of(
           "store",
           List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING,
-              LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
+              LSBM_LEVELS, LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
               MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, STACK_POLICY, STACK_SIZE_RATIO, STACK_MAX_COMPONENTS, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, TABLE_READS,

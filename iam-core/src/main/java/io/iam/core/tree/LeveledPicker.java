@@ -18,7 +18,7 @@ import java.util.Set;
  * overlap below relative to its size (RocksDB's default), plus those overlapping files. When nothing below overlaps the inputs (and, for level 0,
  * the inputs do not overlap each other), the files move down by a manifest edit only.
  */
-public final class LeveledPicker {
+public final class LeveledPicker implements CompactionPicker {
 
   /** The picker's parameters, from the store options. */
   public record Config(int l0Trigger, long levelBaseBytes, int sizeRatio) {}
@@ -31,7 +31,8 @@ public final class LeveledPicker {
     this.config = config;
   }
 
-  /** Byte budget of level {@code level} ≥ 1. */
+  /** Byte budget of level {@code level} ≥ 1: {@code levelBase × ratio^(level-1)}. */
+  @Override
   public long maxBytes(int level) {
     double b = config.levelBaseBytes();
     for (int i = 1; i < level; i++) {
@@ -52,12 +53,7 @@ public final class LeveledPicker {
     return (double) v.levelBytes(level) / maxBytes(level);
   }
 
-  /**
-   * The next compaction, or null if no level needs one or every candidate touches busy files.
-   *
-   * @param busy numbers of files in running compactions
-   * @param cursors per level, the largest internal key compacted last time (null: start over)
-   */
+  @Override
   public CompactionPick pick(Version v, Set<Long> busy, byte[][] cursors) {
     int bestLevel = -1;
     double best = 1.0;
@@ -74,7 +70,16 @@ public final class LeveledPicker {
     return bestLevel == 0 ? pickLevel0(v, busy, best) : pickLevel(v, bestLevel, busy, cursors[bestLevel], best);
   }
 
-  private CompactionPick pickLevel0(Version v, Set<Long> busy, double score) {
+  /** Level 0's score: its idle files ÷ the L0 trigger. */
+  double level0Score(Version v, Set<Long> busy) {
+    return score(v, 0, busy);
+  }
+
+  /**
+   * All of level 0 with the files of level 1 it overlaps (a move if nothing overlaps and the
+   * files are disjoint), or null if one of them is busy.
+   */
+  CompactionPick pickLevel0(Version v, Set<Long> busy, double score) {
     List<FileMeta> inputs = v.files(0);
     if (inputs.stream().anyMatch(f -> busy.contains(f.fileNumber()))) {
       return null;

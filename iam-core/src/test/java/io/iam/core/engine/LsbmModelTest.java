@@ -30,7 +30,10 @@ class LsbmModelTest {
   private static final int KEYS = 4000;
   private static final int HOT = 300;
 
-  /** Seed, then options: never freeze / freeze at 10% shrink; pace at 1× / 0.3× / 10× of S_i; trims. */
+  /**
+   * Seed, then options: never freeze / freeze at 10% shrink; pace at 1× / 0.3× / 10× of S_i; trims;
+   * gear levels (the default) and, in the last two, levels of one run each.
+   */
   static Stream<Arguments> cases() {
     return Stream.of(
         Arguments.of(1L, Map.of("lsbm-freeze-shrink", "1")),
@@ -40,7 +43,10 @@ class LsbmModelTest {
             "background-threads", "2")),
         Arguments.of(5L, Map.of("lsbm-freeze-shrink", "1", "lsbm-trim-threshold", "0.9")),
         // nothing leaves the buffer but by retiring: sources outlive several merges and levels
-        Arguments.of(6L, Map.of("lsbm-freeze-shrink", "1", "lsbm-buffer-fraction", "10")));
+        Arguments.of(6L, Map.of("lsbm-freeze-shrink", "1", "lsbm-buffer-fraction", "10")),
+        Arguments.of(7L, Map.of("lsbm-levels", "leveled", "lsbm-freeze-shrink", "1", "lsbm-buffer-fraction", "10")),
+        Arguments.of(8L, Map.of("lsbm-levels", "leveled", "lsbm-trim-interval-ms", "5", "lsbm-trim-threshold", "0.2",
+            "background-threads", "2")));
   }
 
   @ParameterizedTest(name = "seed {0}, {1}")

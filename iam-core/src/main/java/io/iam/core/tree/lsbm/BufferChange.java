@@ -20,6 +20,9 @@ import java.util.Map;
  * @param bytesIn bytes the compaction read (both levels; 0 for a move)
  * @param bytesOut bytes it wrote
  * @param config the budgets and thresholds at the time
+ * @param shift a gear move ({@link io.iam.core.tree.GearPicker}): {@code inputs} are all of C_i
+ *     ({@code level}, odd), which becomes C_i′; B_i becomes B_i′ with it and a new, empty B_i
+ *     starts (Algorithm 1 lines 7–11)
  */
 public record BufferChange(
     int level,
@@ -31,12 +34,16 @@ public record BufferChange(
     List<Removal> removals,
     long bytesIn,
     long bytesOut,
-    LsbmConfig config) {
+    LsbmConfig config,
+    boolean shift) {
 
   /** A buffer file to remove. */
   public record Removal(int level, long fileNumber) {}
 
   public BufferChange {
+    if (shift && (merged || level < 1 || level % 2 == 0 || upperCount != inputs.size())) {
+      throw new IllegalArgumentException("a gear move takes all of an odd level, unmerged: level " + level);
+    }
     inputs = List.copyOf(inputs);
     outputs = List.copyOf(outputs);
     filters = Map.copyOf(filters);
@@ -54,6 +61,11 @@ public record BufferChange(
 
   /** A change that only removes buffer files (a trim). */
   public static BufferChange removing(List<Removal> removals, LsbmConfig config) {
-    return new BufferChange(-1, List.of(), 0, List.of(), false, Map.of(), removals, 0, 0, config);
+    return new BufferChange(-1, List.of(), 0, List.of(), false, Map.of(), removals, 0, 0, config, false);
+  }
+
+  /** The gear move of every file of C_{@code level} (odd) into the empty C_{@code level}′. */
+  public static BufferChange shift(int level, List<FileMeta> files, LsbmConfig config) {
+    return new BufferChange(level, files, files.size(), List.of(), false, Map.of(), List.of(), 0, 0, config, true);
   }
 }

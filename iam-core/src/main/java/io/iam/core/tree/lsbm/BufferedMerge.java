@@ -35,6 +35,6 @@ public final class BufferedMerge {
     // level-0 files overlap: the one with the newest data first (a later flush holds newer versions)
     inputs.sort(Comparator.comparingLong(FileMeta::largestSequence).reversed());
     inputs.addAll(lower);
-    return new BufferChange(level, inputs, upper.size(), outputs, merged, filters, List.of(), bytesIn, bytesOut, config);
+    return new BufferChange(level, inputs, upper.size(), outputs, merged, filters, List.of(), bytesIn, bytesOut, config, false);
   }
 }

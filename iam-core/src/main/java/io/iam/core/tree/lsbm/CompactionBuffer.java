@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The compaction buffer of a leveled tree: per level i ≥ 1 a list B_i of files that were inputs
+ * The compaction buffer of a leveled tree (with gear levels, {@link io.iam.core.tree.GearPicker},
+ * each half C_i and C_i′ is a level, and so each of B_i and B_i′ is a list): per level i ≥ 1 a list B_i of files that were inputs
  * of merges into C_i, newest first, and for the files of the levels (and some buffer files) their
  * <em>sources</em>: the buffer files they were merged from, newest data first. Immutable; a {@link
  * io.iam.core.tree.Version} holds one, so readers see the buffer that matches the levels they read.
@@ -43,11 +44,17 @@ public final class CompactionBuffer {
   private final boolean[] frozen;
   /** Per level, bytes that left C_i since B_i froze. */
   private final long[] movedSinceFreeze;
+  /**
+   * Gear levels ({@link LsbmConfig#gear()}), per C_i′ level: its bytes and B_i′'s when the gear
+   * move made them (0: not known, as after a restart: then B_i′ is held to the plain cap), and the
+   * bytes C_i′ has merged down since.
+   */
+  private final long[][] pace;
   private final long epoch;
   private final Outcome outcome;
 
   private CompactionBuffer(KeyComparator user, List<List<BufferFile>> files, Map<Long, List<BufferFile>> sources,
-      boolean[] frozen, long[] movedSinceFreeze, long epoch, Outcome outcome) {
+      boolean[] frozen, long[] movedSinceFreeze, long[][] pace, long epoch, Outcome outcome) {
     this.user = user;
     List<List<BufferFile>> f = new ArrayList<>();
     Set<Long> p = new HashSet<>();
@@ -62,6 +69,7 @@ public final class CompactionBuffer {
     this.sources = Map.copyOf(s);
     this.frozen = frozen.clone();
     this.movedSinceFreeze = movedSinceFreeze.clone();
+    this.pace = new long[][] {pace[0].clone(), pace[1].clone(), pace[2].clone()};
     this.epoch = epoch;
     this.outcome = outcome;
   }
@@ -72,7 +80,29 @@ public final class CompactionBuffer {
     for (int i = 0; i < levels; i++) {
       files.add(List.of());
     }
-    return new CompactionBuffer(user, files, Map.of(), new boolean[levels], new long[levels], 0, Outcome.NONE);
+    return new CompactionBuffer(user, files, Map.of(), new boolean[levels], new long[levels], noPace(levels), 0, Outcome.NONE);
+  }
+
+  private static long[][] noPace(int levels) {
+    return new long[][] {new long[levels], new long[levels], new long[levels]};
+  }
+
+  /**
+   * The most bytes B_{@code level} may hold now: for a C_i′ level of gear levels whose start is
+   * known, B_i′'s bytes at the gear move times the fraction of C_i′ not yet merged down (the
+   * paper's |B_i′| / S_i′ = |C_i′| / S_i, Algorithm 1 lines 18–20); otherwise {@link
+   * LsbmConfig#capBytes}.
+   */
+  public long capBytes(int level, LsbmConfig config) {
+    return cap(pace, level, config);
+  }
+
+  private static long cap(long[][] pace, int level, LsbmConfig config) {
+    if (config.gear() && level < pace[0].length && pace[0][level] > 0) {
+      long left = Math.max(0, pace[0][level] - pace[2][level]);
+      return (long) ((double) pace[1][level] * left / pace[0][level]);
+    }
+    return config.capBytes(level);
   }
 
   /** The user-key order the buffer's ranges are in. */
@@ -150,11 +180,13 @@ public final class CompactionBuffer {
    * The buffer after {@code change}:
    * <ol>
    *   <li>removals (trim);
+   *   <li>a gear move ({@link BufferChange#shift}): B_i becomes B_i′, a new B_i starts empty and
+   *       unfrozen, and the pace of B_i′ starts from the sizes of both halves; or
    *   <li>a merge into C_{i+1} (unless B_{i+1} is frozen): each input whose sources are all still
-   *       in the buffer is replaced by them; every other input is appended to B_{i+1}. Each
-   *       output gets the resulting files that overlap it as its sources;
+   *       in the buffer, none in a draining B_j′, is replaced by them; every other input is
+   *       appended to B_{i+1}. Each output gets the resulting files that overlap it as its sources;
    *   <li>freezing and unfreezing;
-   *   <li>the pace: while B_i exceeds its cap, the file with the smallest maximum key goes;
+   *   <li>the pace: while B_i exceeds {@link #capBytes}, the file with the smallest maximum key goes;
    *   <li>files no sources list refers to any more are retired, and lists with no file left in
    *       the buffer are dropped.
    * </ol>
@@ -169,6 +201,7 @@ public final class CompactionBuffer {
     Map<Long, List<BufferFile>> src = new HashMap<>(sources);
     boolean[] fr = frozen.clone();
     long[] moved = movedSinceFreeze.clone();
+    long[][] pc = {pace[0].clone(), pace[1].clone(), pace[2].clone()};
     long e = epoch;
     int trimmed = 0;
     for (BufferChange.Removal r : change.removals()) {
@@ -182,9 +215,24 @@ public final class CompactionBuffer {
     int frozenMerges = 0;
     int in = change.level();
     int out = in + 1;
-    if (in >= 0 && out < n && !change.upper().isEmpty()) {
+    boolean gear = change.config().gear();
+    if (change.shift() && out < n) {
+      // Algorithm 1 lines 7–11: C_i becomes C_i′ and B_i becomes B_i′ (C_i′ was empty, so by the
+      // pace B_i′ was too); the new B_i starts empty and unfrozen: C_i has moved down (§4.1)
+      List<BufferFile> moving = fs.get(in);
+      fs.get(out).addAll(0, moving);
+      fs.set(in, new ArrayList<>());
+      fr[in] = false;
+      moved[in] = 0;
+      pc[0][out] = change.upper().stream().mapToLong(FileMeta::fileSize).sum();
+      pc[1][out] = fs.get(out).stream().mapToLong(b -> b.file().fileSize()).sum();
+      pc[2][out] = 0;
+    } else if (in >= 0 && out < n && !change.upper().isEmpty()) {
       long left = change.upper().stream().mapToLong(FileMeta::fileSize).sum();
-      if (in > 0 && fr[in]) {
+      if (gear && in > 0) {
+        pc[2][in] += left; // C_i′ drains
+      }
+      if (!gear && in > 0 && fr[in]) {
         moved[in] += left;
         if (moved[in] >= change.config().targetBytes(in)) {
           fr[in] = false; // C_i has turned over once since B_i froze: it serves again (§4.1)
@@ -197,13 +245,21 @@ public final class CompactionBuffer {
       }
       if (change.merged()) {
         List<BufferFile> merged = new ArrayList<>();
+        Set<Long> draining = new HashSet<>();
+        if (gear) {
+          for (int level = 2; level < n; level += 2) {
+            fs.get(level).forEach(b -> draining.add(b.fileNumber()));
+          }
+        }
         for (FileMeta x : change.inputs()) {
           List<BufferFile> xs = src.remove(x.fileNumber());
           if (fr[out]) {
             continue;
           }
           List<BufferFile> within = xs == null ? List.of() : clip(xs, x);
-          if (!within.isEmpty() && within.stream().allMatch(b -> live.contains(b.fileNumber()))) {
+          // Sources in a draining B_i′ go as C_i′ drains: then x itself is kept in B_i+1, as the
+          // paper appends every f_a, and reads go to its sources only while they last.
+          if (!within.isEmpty() && within.stream().allMatch(b -> live.contains(b.fileNumber()) && !draining.contains(b.fileNumber()))) {
             addNew(merged, within); // x is exactly the merge of these: read them, not x
           } else {
             BufferFile b = BufferFile.of(x, ++e, change.filter(x));
@@ -228,7 +284,7 @@ public final class CompactionBuffer {
     int paced = 0;
     for (int level = 1; level < n; level++) {
       List<BufferFile> l = fs.get(level);
-      long cap = change.config().capBytes(level);
+      long cap = cap(pc, level, change.config());
       long bytes = l.stream().mapToLong(b -> b.file().fileSize()).sum();
       while (bytes > cap && !l.isEmpty()) {
         BufferFile victim = l.get(0);
@@ -263,7 +319,7 @@ public final class CompactionBuffer {
         }
       }
     }
-    return new CompactionBuffer(user, fs, src, fr, moved, e, new Outcome(appended, frozenMerges, retired, paced, trimmed));
+    return new CompactionBuffer(user, fs, src, fr, moved, pc, e, new Outcome(appended, frozenMerges, retired, paced, trimmed));
   }
 
   /**
@@ -298,14 +354,16 @@ public final class CompactionBuffer {
   public Diff diff(CompactionBuffer before) {
     List<Diff.Added> added = new ArrayList<>();
     List<BufferChange.Removal> removed = new ArrayList<>();
+    Map<Long, Integer> levelBefore = before.levelsByFile();
+    Map<Long, Integer> levelNow = levelsByFile();
     for (int level = 0; level < files.size(); level++) {
       for (BufferFile b : files.get(level)) {
-        if (!before.present.contains(b.fileNumber())) {
+        if (!Integer.valueOf(level).equals(levelBefore.get(b.fileNumber()))) { // new, or moved by a gear move
           added.add(new Diff.Added(level, b.file()));
         }
       }
       for (BufferFile b : before.files.get(level)) {
-        if (!present.contains(b.fileNumber())) {
+        if (!Integer.valueOf(level).equals(levelNow.get(b.fileNumber()))) {
           removed.add(new BufferChange.Removal(level, b.fileNumber()));
         }
       }
@@ -319,6 +377,16 @@ public final class CompactionBuffer {
     List<Long> dropped = new ArrayList<>();
     before.sources.keySet().stream().sorted().filter(owner -> !sources.containsKey(owner)).forEach(dropped::add);
     return new Diff(added, removed, set, dropped);
+  }
+
+  private Map<Long, Integer> levelsByFile() {
+    Map<Long, Integer> out = new HashMap<>();
+    for (int level = 0; level < files.size(); level++) {
+      for (BufferFile b : files.get(level)) {
+        out.put(b.fileNumber(), level);
+      }
+    }
+    return out;
   }
 
   /** This buffer's whole state as a diff from an empty one (a new manifest's first record). */
@@ -355,7 +423,8 @@ public final class CompactionBuffer {
     d.sourcesDropped().forEach(src::remove);
     d.sourcesSet().forEach((owner, l) -> src.put(owner,
         l.stream().map(b -> new BufferFile(b.file(), 0, b.lo(), b.hi(), KeyFilter.ALL)).toList()));
-    return new CompactionBuffer(user, fs, src, new boolean[files.size()], new long[files.size()], e, Outcome.NONE);
+    return new CompactionBuffer(user, fs, src, new boolean[files.size()], new long[files.size()], noPace(files.size()), e,
+        Outcome.NONE);
   }
 
   /**

@@ -10,11 +10,20 @@ package io.iam.core.tree.lsbm;
  *     found repeated data: B_{i+1} freezes (§4.1); 1 never freezes
  * @param trimThreshold a trim removes a buffer file whose cached fraction of blocks is below this
  *     (Algorithm 2)
+ * @param gear whether the levels are the halves of {@link io.iam.core.tree.GearPicker} ({@link
+ *     LsbmLevels#GEAR}): then B_i′ (an even level) is removed at the pace C_i′ drains, and B_i
+ *     unfreezes when C_i becomes C_i′, instead of after S_i bytes have left it
  */
-public record LsbmConfig(long[] levelTargetBytes, double maxBufferFraction, double freezeShrink, double trimThreshold) {
+public record LsbmConfig(long[] levelTargetBytes, double maxBufferFraction, double freezeShrink, double trimThreshold,
+    boolean gear) {
 
   public LsbmConfig {
     levelTargetBytes = levelTargetBytes.clone();
+  }
+
+  /** A configuration for levels of one run each ({@link LsbmLevels#LEVELED}). */
+  public LsbmConfig(long[] levelTargetBytes, double maxBufferFraction, double freezeShrink, double trimThreshold) {
+    this(levelTargetBytes, maxBufferFraction, freezeShrink, trimThreshold, false);
   }
 
   /** The most bytes B_{@code level} may hold. */

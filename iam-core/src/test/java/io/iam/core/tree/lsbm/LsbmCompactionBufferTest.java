@@ -218,4 +218,58 @@ class LsbmCompactionBufferTest {
     assertEquals(1, b.outcome().trimmed());
     assertTrue(TrimPlanner.plan(b, residency, b.epoch(), 0.0).isEmpty(), "threshold 0 keeps everything");
   }
+
+  /** Gear levels: S_1 = 1000 bytes (levels 1 and 2), S_2 = 10,000 (levels 3 and 4); caps far away. */
+  private static final LsbmConfig GEAR = new LsbmConfig(new long[] {0, 1000, 1000, 10_000, 10_000, 100_000}, 10.0, 0.1,
+      0.5, true);
+
+  private static BufferChange gearMerge(int level, List<FileMeta> upper, List<FileMeta> outputs, long in, long out) {
+    return BufferedMerge.plan(level, upper, List.of(), outputs, true, Map.of(), in, out, GEAR);
+  }
+
+  @Test
+  void aGearMoveMakesB1TheDrainingListWhichGoesAtThePaceC1PrimeDrains() {
+    FileMeta f1 = file(1, "a", "h", 400, 10);
+    FileMeta f2 = file(2, "i", "z", 400, 20);
+    FileMeta x1 = file(11, "a", "h", 500, 10);
+    FileMeta x2 = file(12, "i", "z", 500, 20);
+    CompactionBuffer b = CompactionBuffer.empty(BytewiseComparator.INSTANCE, 6);
+    b = b.apply(gearMerge(0, List.of(f1), List.of(x1), 400, 400));
+    b = b.apply(gearMerge(0, List.of(f2), List.of(x2), 400, 400));
+    assertEquals(List.of(2L, 1L), numbers(b, 1));
+    CompactionBuffer before = b;
+    b = b.apply(BufferChange.shift(1, List.of(x1, x2), GEAR));
+    assertTrue(b.files(1).isEmpty(), "a new, empty B_1 starts");
+    assertEquals(List.of(2L, 1L), numbers(b, 2), "B_1 became B_1', in the same order");
+    assertEquals(List.of(1L), numbers(b.sources(11)), "C_1' files keep their sources");
+    assertEquals(800, b.capBytes(2, GEAR), "all of C_1' is left: all of B_1' may stay");
+    // the move is recorded as each file leaving level 1 and entering level 2, and replays so
+    CompactionBuffer.Diff d = b.diff(before);
+    assertEquals(List.of(new BufferChange.Removal(1, 2), new BufferChange.Removal(1, 1)), d.removed());
+    assertEquals(List.of(2L, 1L), d.added().stream().map(a -> a.file().fileNumber()).toList());
+    assertTrue(d.added().stream().allMatch(a -> a.level() == 2));
+    CompactionBuffer replayed = before.replay(d);
+    assertTrue(replayed.files(1).isEmpty());
+    assertEquals(List.of(2L, 1L), numbers(replayed, 2));
+    // C_1' drains by key: half of its bytes gone, half of B_1' goes, smallest maximum key first
+    b = b.apply(gearMerge(2, List.of(x1), List.of(file(21, "a", "h", 500, 10)), 500, 500));
+    assertEquals(400, b.capBytes(2, GEAR));
+    assertEquals(List.of(2L), numbers(b, 2));
+    assertEquals(1, b.outcome().paced());
+    b = b.apply(gearMerge(2, List.of(x2), List.of(file(22, "i", "z", 500, 20)), 500, 500));
+    assertTrue(b.files(2).isEmpty(), "C_1' is empty, and so is B_1'");
+  }
+
+  @Test
+  void aGearMoveUnfreezesTheList() {
+    FileMeta x1 = file(11, "a", "z", 1000, 10);
+    // read 1000 bytes, wrote 600: repeated data froze B_1
+    CompactionBuffer b = CompactionBuffer.empty(BytewiseComparator.INSTANCE, 6)
+        .apply(gearMerge(0, List.of(file(1, "a", "z", 500, 10)), List.of(x1), 1000, 600));
+    assertTrue(b.frozen(1));
+    b = b.apply(gearMerge(0, List.of(file(2, "a", "z", 500, 20)), List.of(file(12, "a", "z", 1000, 20)), 1000, 1000));
+    assertTrue(b.frozen(1), "with gear levels, bytes alone do not unfreeze B_1");
+    b = b.apply(BufferChange.shift(1, List.of(file(12, "a", "z", 1000, 20)), GEAR));
+    assertFalse(b.frozen(1), "C_1 moved down: B_1 serves again (section 4.1)");
+  }
 }
