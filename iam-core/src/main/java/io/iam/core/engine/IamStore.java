@@ -1522,6 +1522,11 @@ public final class IamStore implements AutoCloseable {
         + v.buffer().allFiles().stream().mapToLong(FileMeta::fileSize).sum();
   }
 
+  /** Whether this is tree=lsbm with lsbm-levels=gear: level 2i − 1 holds C_i and level 2i holds C_i′. */
+  boolean gearLevels() {
+    return compactionPicker instanceof GearPicker;
+  }
+
   /** tree=lsbm: the compaction buffer lists B_i of the current version (empty for the other trees). */
   public io.iam.core.tree.lsbm.CompactionBuffer compactionBuffer() {
     return versions.current().buffer();

@@ -1,6 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.tree.FileMeta;
+import io.iam.core.tree.GearPicker;
 import java.util.LinkedHashMap;
 import java.util.List;
 import io.iam.core.tree.NodeMeta;
@@ -46,6 +47,17 @@ final class StatsReport {
     }
     io.iam.core.tree.lsbm.CompactionBuffer buffer = store.compactionBuffer();
     if (store.tree() == TreeKind.LSBM) {
+      if (store.gearLevels()) {
+        StringBuilder halves = new StringBuilder("gear levels:");
+        int last = GearPicker.lastLogical(levels.size());
+        for (int i = 1; i <= last; i++) {
+          halves.append(" C").append(i).append(" = L").append(GearPicker.in(i));
+          if (i < last) {
+            halves.append(", C").append(i).append("' = L").append(GearPicker.out(i)).append(';');
+          }
+        }
+        sb.append(halves).append(String.format("%n"));
+      }
       for (int level = 1; level < buffer.numLevels(); level++) {
         if (!buffer.files(level).isEmpty() || buffer.frozen(level)) {
           sb.append(String.format("B%-5d %7d %12s%s%n", level, buffer.files(level).size(), human(buffer.bytes(level)),

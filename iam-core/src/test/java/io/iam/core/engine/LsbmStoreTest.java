@@ -334,6 +334,7 @@ class LsbmStoreTest {
       }
       Statistics stats = store.statistics();
       assertTrue(stats.movedBytes(GearPicker.out(1)) > 0, "C_1 became C_1' by moves: " + store.describe());
+      assertTrue(store.describe().contains("gear levels: C1 = L1, C1' = L2; C2 = L3, C2' = L4; C3 = L5"), store.describe());
       assertEquals(0, stats.compactionBytesWritten(GearPicker.out(1)), "nothing is merged into C_1'");
       assertTrue(stats.compactionBytesWritten(GearPicker.in(2)) > 0, "C_1' was merged into C_2");
       assertTrue(levels.get(levels.size() - 1).isEmpty(), "nothing below the last level's C_n");
