@@ -22,6 +22,13 @@ public interface BlockCache {
    */
   byte[] get(long fileNumber, long offset, Loader loader) throws IOException;
 
+  /**
+   * Puts a block that was just written into the cache, as if it had been read (unless it is
+   * resident already or larger than the whole cache). Counted neither as a hit nor as a miss: no
+   * read asked for it.
+   */
+  void fill(long fileNumber, long offset, byte[] block);
+
   /** Drops every block of a file (called when the file is deleted or rewritten). */
   void evictFile(long fileNumber);
 

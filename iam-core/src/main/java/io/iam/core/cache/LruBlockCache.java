@@ -109,8 +109,21 @@ public final class LruBlockCache implements BlockCache {
    */
   @Override
   public byte[] get(long fileNumber, long offset, Loader loader) throws IOException {
-    Objects.requireNonNull(loader, "loader");
-    BlockKey key = new BlockKey(fileNumber, offset);
+    return lookup(new BlockKey(fileNumber, offset), Objects.requireNonNull(loader, "loader"), hits, misses);
+  }
+
+  @Override
+  public void fill(long fileNumber, long offset, byte[] block) {
+    Objects.requireNonNull(block, "block");
+    try {
+      lookup(new BlockKey(fileNumber, offset), () -> block, new LongAdder(), new LongAdder());
+    } catch (IOException e) {
+      throw new IllegalStateException("a fill loads nothing", e);
+    }
+  }
+
+  /** {@link #get}, counting into {@code hit} and {@code miss} (throwaway counters for a fill). */
+  private byte[] lookup(BlockKey key, Loader loader, LongAdder hits, LongAdder misses) throws IOException {
     boolean[] loaded = {false};
     try {
       byte[] block =

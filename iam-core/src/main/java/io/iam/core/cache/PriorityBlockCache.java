@@ -161,6 +161,17 @@ public final class PriorityBlockCache implements BlockCache {
     return block;
   }
 
+  @Override
+  public void fill(long fileNumber, long offset, byte[] block) {
+    Objects.requireNonNull(block, "block");
+    Key key = new Key(fileNumber, offset);
+    synchronized (lock) {
+      if (index.get(key) == null) {
+        insertLocked(new Node(key, block), isProtectedLocked(key));
+      }
+    }
+  }
+
   /**
    * Sets which blocks are protected: for each file in {@code fromOffset}, its blocks at or after
    * that offset; blocks of other files are normal. Resident blocks change pools at once (those

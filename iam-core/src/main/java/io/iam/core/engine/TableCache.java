@@ -366,8 +366,7 @@ final class TableCache implements Closeable {
 
     void committed(long fileNumber) throws IOException {
       for (int i = 0; i < offsets.size(); i++) {
-        byte[] block = blocks.get(i);
-        cache.get(fileNumber, offsets.get(i), () -> block);
+        cache.fill(fileNumber, offsets.get(i), blocks.get(i));
       }
       offsets.clear();
       blocks.clear();

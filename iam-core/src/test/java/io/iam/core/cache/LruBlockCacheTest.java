@@ -368,4 +368,22 @@ class LruBlockCacheTest {
     assertMatchesRecount(cache, files);
     assertEquals(0, cache.usedBytes());
   }
+
+  @Test
+  void aFilledBlockIsNeitherAHitNorAMissAndIsCounted() throws IOException {
+    LruBlockCache cache = new LruBlockCache(10_000);
+    cache.fill(7, 0, block(7, 0, 100));
+    cache.fill(7, 100, block(7, 100, 100));
+    cache.fill(7, 0, block(8, 0, 100)); // resident already: left as it is
+    assertEquals(0, cache.hits());
+    assertEquals(0, cache.misses());
+    assertEquals(2, cache.residentBlocks(7));
+    AtomicInteger calls = new AtomicInteger();
+    assertTrue(isBlock(cache.get(7, 0, counting(calls, block(9, 9, 100))), 7, 0, 100));
+    assertEquals(0, calls.get(), "the filled block was read from the cache");
+    assertEquals(1, cache.hits());
+    assertMatchesRecount(cache, 10);
+    cache.fill(7, 200, new byte[20_000]); // larger than the cache: not kept
+    assertEquals(2, cache.residentBlocks(7));
+  }
 }

@@ -408,4 +408,26 @@ class PriorityBlockCacheTest {
     c.checkInvariants();
     assertTrue(c.hits() > 0 && c.protectedHits() > 0);
   }
+
+  /** A block put in as it is written is counted neither as a hit nor as a miss, and is protected as a read one would be. */
+  @Test
+  void aFilledBlockIsNeitherAHitNorAMissAndTakesItsPool() throws IOException {
+    PriorityBlockCache c = new PriorityBlockCache(100 * W, 50 * W);
+    c.protect(Map.of(1L, 0L));
+    for (long o = 0; o < 10; o++) {
+      c.fill(1, o * LEN, block(1, o * LEN, LEN));
+    }
+    assertEquals(0, c.hits());
+    assertEquals(0, c.misses());
+    assertEquals(10, c.residentBlocks(1));
+    for (long o = 0; o < 500; o++) { // a flood of reads of another file
+      get(c, 2, o * LEN);
+    }
+    for (long o = 0; o < 10; o++) {
+      assertTrue(hit(c, 1, o * LEN), "filled protected block " + o + " survived the flood");
+    }
+    byte[] other = new byte[LEN];
+    c.fill(1, 0, other);
+    assertArrayEquals(block(1, 0, LEN), get(c, 1, 0), "a fill leaves a resident block as it is");
+  }
 }

@@ -30,6 +30,11 @@ final class MapCacheForTests implements BlockCache {
   }
 
   @Override
+  public void fill(long fileNumber, long offset, byte[] block) {
+    blocks.putIfAbsent(new Key(fileNumber, offset), block);
+  }
+
+  @Override
   public void evictFile(long fileNumber) {
     blocks.keySet().removeIf(k -> k.file() == fileNumber);
   }

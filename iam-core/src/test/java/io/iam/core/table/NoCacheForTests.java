@@ -20,6 +20,9 @@ final class NoCacheForTests implements BlockCache {
   }
 
   @Override
+  public void fill(long fileNumber, long offset, byte[] block) {}
+
+  @Override
   public void evictFile(long fileNumber) {}
 
   @Override
