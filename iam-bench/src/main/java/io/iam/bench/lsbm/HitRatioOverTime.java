@@ -1,6 +1,7 @@
 package io.iam.bench.lsbm;
 
 import io.iam.bench.util.Charts;
+import io.iam.bench.util.RunDir;
 import io.iam.core.engine.IamStore;
 import io.iam.core.engine.StoreOptions;
 import io.iam.core.fs.LocalFs;
@@ -34,7 +35,9 @@ import org.knowm.xchart.XYSeries;
  * -Diam.hit-ratio.rounds=2} runs them again in the reverse order (the first run of a process pays
  * the JIT's warm-up) and reports the geometric mean of the reads per second. Reads per second count only
  * the time spent in reads (the writes' time, which includes flush and compaction stalls, is left
- * out), so they compare what the cache gives the reads.
+ * out), so they compare what the cache gives the reads. Each run's store lives in a new temporary
+ * directory that is deleted when the run ends; {@code -Diam.hit-ratio.keep=true} keeps it and names
+ * it on stderr.
  */
 public final class HitRatioOverTime {
 
@@ -256,17 +259,21 @@ public final class HitRatioOverTime {
         java.util.Collections.reverse(order);
       }
       for (String tree : order) {
-        Path dir = Files.createTempDirectory("iam-hit-ratio-" + tree);
-        Run run = run(tree, dir, p);
+        Run run;
+        // each run's store is scratch: deleted afterwards unless -Diam.hit-ratio.keep=true (then named on stderr)
+        try (RunDir dir = RunDir.of(null, "hit-ratio-" + tree, Boolean.getBoolean("iam.hit-ratio.keep"),
+            new java.io.PrintWriter(System.err, true), "hit-ratio " + tree)) {
+          run = run(tree, dir.path(), p);
+        }
         byTree.putIfAbsent(tree, run);
         all.computeIfAbsent(tree, t -> new ArrayList<>()).add(run);
         if (Boolean.getBoolean("iam.hit-ratio.describe")) {
           System.out.println(tree + ":\n" + run.describe());
         }
         System.out.printf("round %d, %s: %d samples, hit ratio mean %.3f, steady (median) %.3f, min %.3f (%.0f%% of steady), "
-            + "%d samples >10%% below steady; %.0f reads/s, %.0f ops/s (store in %s)%n", round + 1, tree,
+            + "%d samples >10%% below steady; %.0f reads/s, %.0f ops/s%n", round + 1, tree,
             run.samples().size(), run.meanHitRatio(), run.steadyHitRatio(), run.minHitRatio(),
-            100 * run.minHitRatio() / run.steadyHitRatio(), run.dips(), run.readsPerSecond(), run.opsPerSecond(p.ops()), dir);
+            100 * run.minHitRatio() / run.steadyHitRatio(), run.dips(), run.readsPerSecond(), run.opsPerSecond(p.ops()));
       }
     }
     if (all.containsKey("leveled") && all.containsKey("lsbm")) {
