@@ -590,8 +590,8 @@ final class NodeTree {
       edit.flushedSequence(job.memtable().largestSequence());
     }
     switch (plan.kind()) {
-      case MOVE -> move(node, level, src, job, combine, io, edit);
-      case SPLIT -> split(node, level, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), io, edit);
+      case MOVE -> move(node, level, src, job, combine, m, io, edit);
+      case SPLIT -> split(node, level, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), m, io, edit);
       case FLUSH -> flush(plan, job, node, level, src, space, v, m, io, edit);
     }
     versions.logAndApply(edit);
@@ -610,7 +610,7 @@ final class NodeTree {
    * on its level emptied, with its range, under a new id ({@link FlushPlan}); a combined node
    * without records is just removed. A memtable is written as a new level-1 node.
    */
-  private void move(NodeMeta node, int level, Source src, NodeJob job, boolean combine, Io io, VersionEdit edit)
+  private void move(NodeMeta node, int level, Source src, NodeJob job, boolean combine, Mode m, Io io, VersionEdit edit)
       throws IOException {
     if (node != null && combine && node.file() == null) {
       edit.removeNode(level, node.id());
@@ -627,7 +627,7 @@ final class NodeTree {
       try (InternalIterator in = tables.uncachedIterator(node.file())) {
         in.seekToFirst();
         files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-            capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1));
+            capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1, m));
       }
       edit.removeNode(level, node.id());
       edit.putNode(level + 1, files.isEmpty() ? node.emptied() : NodeMeta.of(node.id(), node.lo(), node.hi(), files.get(0)));
@@ -645,7 +645,7 @@ final class NodeTree {
     try (InternalIterator in = open(job, null)) {
       in.seekToFirst();
       files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1));
+          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1, m));
     }
     if (!files.isEmpty()) {
       edit.putNode(1, new NodeMeta(versions.newFileNumber(), src.first(), src.last(), files.get(0)));
@@ -654,7 +654,8 @@ final class NodeTree {
   }
 
   /** Rewrites a node as two: keys below {@code splitKey} with range [lo, leftHi], the rest with [splitKey, hi]. */
-  private void split(NodeMeta node, int level, byte[] splitKey, byte[] leftHi, Io io, VersionEdit edit) throws IOException {
+  private void split(NodeMeta node, int level, byte[] splitKey, byte[] leftHi, Mode m, Io io, VersionEdit edit)
+      throws IOException {
     stats.nodeSplits.increment();
     edit.removeNode(level, node.id());
     long written = 0;
@@ -668,7 +669,7 @@ final class NodeTree {
           BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
           part.seekToFirst();
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level));
+              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level, m));
           f = files.isEmpty() ? null : files.get(0);
           written += f == null ? 0 : f.fileSize();
         }
@@ -714,7 +715,7 @@ final class NodeTree {
         edit.putNode(childLevel, new NodeMeta(child.id(), lo, hi, child.file()));
         continue;
       }
-      writes.add(new ChildWrite(child, lo, hi, lower, upper, src.bytes(from, to), a.action()));
+      writes.add(new ChildWrite(child, lo, hi, lower, upper, src.bytes(from, to), a.action(), m));
     }
     // Each child's share goes to its own file: the writes run side by side, so their syncs overlap.
     List<ChildResult> results = writeChildren(writes, job, node, leaf, io);
@@ -757,7 +758,7 @@ final class NodeTree {
 
   /** What one child receives: records of user keys {@code [lower, upper)}, about {@code share} bytes. */
   private record ChildWrite(NodeMeta child, byte[] lo, byte[] hi, byte[] lower, byte[] upper, long share,
-      FlushPlan.Action action) {}
+      FlushPlan.Action action, Mode mode) {}
 
   /**
    * What was written for one child: the action taken (an append that did not fit became a merge),
@@ -812,10 +813,10 @@ final class NodeTree {
         if (child.file() == null) {
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(),
-              fillsWholeNode(job.level() + 1));
+              fillsWholeNode(job.level() + 1, w.mode()));
           return ChildResult.of(action, files, 0);
         }
-        boolean fill = fillsCache(job.level() + 1);
+        boolean fill = fillsCache(job.level() + 1, w.mode());
         if (fill) {
           io.filled().add(child.file().fileNumber());
         }
@@ -836,7 +837,7 @@ final class NodeTree {
         merged.seekToFirst();
         List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
-            io.outputs(), io.limiter(), fillsWholeNode(job.level() + 1));
+            io.outputs(), io.limiter(), fillsWholeNode(job.level() + 1, w.mode()));
         return ChildResult.of(action, files, child.bytes());
       }
     }
@@ -847,10 +848,13 @@ final class NodeTree {
    * the IAM-tree with {@code append-caching=on-write}, when the m/k rule keeps it in memory (a
    * level above m, or level m with k ≥ 2; m and k are chosen so that all of them fit, §5.1.3).
    * Otherwise, and for every sequence of LSA and LSM-merge, blocks are cached when read. New node
-   * files follow {@link #fillsWholeNode}.
+   * files follow {@link #fillsWholeNode}. {@code md} is the mode the job planned with, not the
+   * latest one: a memtable flush on its own thread can choose new m and k while a node job writes,
+   * and an append planned at k ≥ 2 but written as if k were 1 left a protected sequence that only
+   * a read would bring in (a scan then met two uncached sequences on the mixed level; seen once in
+   * a full CI run, session 9).
    */
-  private boolean fillsCache(int level) {
-    Mode md = mode;
+  private boolean fillsCache(int level, Mode md) {
     return fillCache && (level < md.m() || (level == md.m() && md.k() >= 2));
   }
 
@@ -863,8 +867,8 @@ final class NodeTree {
    * protected blocks that only a read would bring in, and a scan could meet two uncached
    * sequences on one level.
    */
-  private boolean fillsWholeNode(int level) {
-    return fillCache && level < mode.m();
+  private boolean fillsWholeNode(int level, Mode md) {
+    return fillCache && level < md.m();
   }
 
   /** Stops the threads that write children's shares. */
