@@ -45,11 +45,16 @@ public final class CompactionBuffer {
   /** Per level, bytes that left C_i since B_i froze. */
   private final long[] movedSinceFreeze;
   /**
-   * Gear levels ({@link LsbmConfig#gear()}), per C_i′ level: its bytes and B_i′'s when the gear
-   * move made them (0: not known, as after a restart: then B_i′ is held to the plain cap), and the
-   * bytes C_i′ has merged down since.
+   * Gear levels ({@link LsbmConfig#gear()}), per C_i′ level: {@code pace[C_AT_MOVE]} and {@code
+   * pace[B_AT_MOVE]}, the bytes of C_i′ and of B_i′ when the gear move made them (0: not known, as
+   * after a restart: then B_i′ is held to the plain cap), and {@code pace[DRAINED]}, the bytes C_i′
+   * has merged down since.
    */
   private final long[][] pace;
+
+  private static final int C_AT_MOVE = 0;
+  private static final int B_AT_MOVE = 1;
+  private static final int DRAINED = 2;
   private final long epoch;
   private final Outcome outcome;
 
@@ -98,9 +103,10 @@ public final class CompactionBuffer {
   }
 
   private static long cap(long[][] pace, int level, LsbmConfig config) {
-    if (config.gear() && level < pace[0].length && pace[0][level] > 0) {
-      long left = Math.max(0, pace[0][level] - pace[2][level]);
-      return (long) ((double) pace[1][level] * left / pace[0][level]);
+    long start = level < pace[C_AT_MOVE].length ? pace[C_AT_MOVE][level] : 0;
+    if (config.gear() && start > 0) {
+      long left = Math.max(0, start - pace[DRAINED][level]);
+      return (long) ((double) pace[B_AT_MOVE][level] * left / start);
     }
     return config.capBytes(level);
   }
@@ -224,13 +230,13 @@ public final class CompactionBuffer {
       fs.set(in, new ArrayList<>());
       fr[in] = false;
       moved[in] = 0;
-      pc[0][out] = change.upper().stream().mapToLong(FileMeta::fileSize).sum();
-      pc[1][out] = fs.get(out).stream().mapToLong(b -> b.file().fileSize()).sum();
-      pc[2][out] = 0;
+      pc[C_AT_MOVE][out] = change.upper().stream().mapToLong(FileMeta::fileSize).sum();
+      pc[B_AT_MOVE][out] = fs.get(out).stream().mapToLong(b -> b.file().fileSize()).sum();
+      pc[DRAINED][out] = 0;
     } else if (in >= 0 && out < n && !change.upper().isEmpty()) {
       long left = change.upper().stream().mapToLong(FileMeta::fileSize).sum();
       if (gear && in > 0) {
-        pc[2][in] += left; // C_i′ drains
+        pc[DRAINED][in] += left; // C_i′ drains
       }
       if (!gear && in > 0 && fr[in]) {
         moved[in] += left;
