@@ -109,21 +109,21 @@ public final class LruBlockCache implements BlockCache {
    */
   @Override
   public byte[] get(long fileNumber, long offset, Loader loader) throws IOException {
-    return lookup(new BlockKey(fileNumber, offset), Objects.requireNonNull(loader, "loader"), hits, misses);
+    return lookup(new BlockKey(fileNumber, offset), Objects.requireNonNull(loader, "loader"), true);
   }
 
   @Override
   public void fill(long fileNumber, long offset, byte[] block) {
     Objects.requireNonNull(block, "block");
     try {
-      lookup(new BlockKey(fileNumber, offset), () -> block, new LongAdder(), new LongAdder());
+      lookup(new BlockKey(fileNumber, offset), () -> block, false);
     } catch (IOException e) {
       throw new IllegalStateException("a fill loads nothing", e);
     }
   }
 
-  /** {@link #get}, counting into {@code hit} and {@code miss} (throwaway counters for a fill). */
-  private byte[] lookup(BlockKey key, Loader loader, LongAdder hits, LongAdder misses) throws IOException {
+  /** {@link #get}; {@code count} false for a fill, which is neither a hit nor a miss. */
+  private byte[] lookup(BlockKey key, Loader loader, boolean count) throws IOException {
     boolean[] loaded = {false};
     try {
       byte[] block =
@@ -141,15 +141,17 @@ public final class LruBlockCache implements BlockCache {
                 onInsert(key, b); // counted before Guava stores it: counts never go negative
                 return b;
               });
-      (loaded[0] ? misses : hits).increment();
+      if (count) {
+        (loaded[0] ? misses : hits).increment();
+      }
       return block;
     } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-      if (loaded[0]) {
+      if (count && loaded[0]) {
         misses.increment();
       }
       Throwable cause = e.getCause();
       if (cause instanceof NotCached nc) {
-        if (!loaded[0]) {
+        if (count && !loaded[0]) {
           hits.increment(); // waited for another thread's load of the same block
         }
         return nc.block;

@@ -18,8 +18,8 @@ import io.iam.core.memtable.Lookup;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
 import io.iam.core.tree.CompactionPick;
-import io.iam.core.tree.FileMeta;
 import io.iam.core.tree.CompactionPicker;
+import io.iam.core.tree.FileMeta;
 import io.iam.core.tree.GearPicker;
 import io.iam.core.tree.LeveledPicker;
 import io.iam.core.tree.NodeMeta;
@@ -27,6 +27,7 @@ import io.iam.core.tree.StoreFiles;
 import io.iam.core.tree.Version;
 import io.iam.core.tree.VersionEdit;
 import io.iam.core.tree.VersionSet;
+import io.iam.core.tree.lsbm.LsbmLevels;
 import io.iam.core.wal.LogReader;
 import io.iam.core.wal.LogWriter;
 import io.iam.core.wal.RecoveryMode;
@@ -161,7 +162,7 @@ public final class IamStore implements AutoCloseable {
         options.get(StoreOptions.L0_COMPACTION_TRIGGER), options.get(StoreOptions.LEVEL_BASE_SIZE),
         options.get(StoreOptions.LEVEL_SIZE_RATIO)));
     this.compactionPicker = options.get(StoreOptions.TREE) == TreeKind.LSBM
-        && options.get(StoreOptions.LSBM_LEVELS) == io.iam.core.tree.lsbm.LsbmLevels.GEAR ? new GearPicker(picker) : picker;
+        && options.get(StoreOptions.LSBM_LEVELS) == LsbmLevels.GEAR ? new GearPicker(picker) : picker;
     long rate = options.get(StoreOptions.COMPACTION_RATE_LIMIT);
     this.rateLimiter = rate == 0 ? null : RateLimiter.create(rate);
     this.memtableSize = options.get(StoreOptions.MEMTABLE_SIZE);
