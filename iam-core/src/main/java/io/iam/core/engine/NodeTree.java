@@ -80,7 +80,13 @@ final class NodeTree {
    * Writes the shares of one flush's children side by side: each goes to a file of its own, and
    * most of an append's time is its two syncs, which overlap this way.
    */
+  /** Write the children's shares of node jobs (compactions). */
   private final java.util.concurrent.ExecutorService childWriters;
+  /**
+   * Write the level-1 shares of memtable flushes: flushes write on threads of their own, so a
+   * flush never queues behind a compaction's writes (RocksDB's flush and compaction pools).
+   */
+  private final java.util.concurrent.ExecutorService flushWriters;
   private volatile Mode mode;
   /** The m and k chosen for the latest version asked about: they are chosen once per version. */
   private volatile Chosen chosen;
@@ -120,9 +126,15 @@ final class NodeTree {
     this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
+    int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
+    this.childWriters = writerPool("iam-child-writer-", writers);
+    this.flushWriters = writerPool("iam-flush-writer-", writers);
+  }
+
+  private static java.util.concurrent.ExecutorService writerPool(String name, int threads) {
     java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-    this.childWriters = java.util.concurrent.Executors.newFixedThreadPool(options.get(StoreOptions.NODE_FLUSH_WRITERS), r -> {
-      Thread t = new Thread(r, "iam-child-writer-" + n.incrementAndGet());
+    return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, name + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
@@ -773,12 +785,16 @@ final class NodeTree {
     }
   }
 
-  /** Runs the children's writes, in parallel on {@link #childWriters}; all finish before it returns. */
+  /**
+   * Runs the children's writes, in parallel on {@link #flushWriters} for a memtable flush and on
+   * {@link #childWriters} otherwise; all finish before it returns.
+   */
   private List<ChildResult> writeChildren(List<ChildWrite> writes, NodeJob job, NodeMeta node, boolean leaf, Io io)
       throws IOException {
     List<java.util.concurrent.Future<ChildResult>> futures = new ArrayList<>();
+    java.util.concurrent.ExecutorService pool = job.memtable() != null ? flushWriters : childWriters;
     for (ChildWrite w : writes) {
-      futures.add(childWriters.submit(() -> writeChild(w, job, node, leaf, io)));
+      futures.add(pool.submit(() -> writeChild(w, job, node, leaf, io)));
     }
     List<ChildResult> results = new ArrayList<>();
     IOException failure = null;
@@ -874,6 +890,7 @@ final class NodeTree {
   /** Stops the threads that write children's shares. */
   void close() {
     childWriters.shutdownNow();
+    flushWriters.shutdownNow();
   }
 
   /**

@@ -181,7 +181,8 @@ public final class StoreOptions {
       Option.builder("node-flush-writers", OptionType.INT)
           .defaultValue(8).bounds(1, 64)
           .doc("node trees: threads that write the children's shares of one node flush side by side, so the"
-              + " syncs of appends to different files overlap; 1 writes them one after another").build();
+              + " syncs of appends to different files overlap; 1 writes them one after another. Memtable"
+              + " flushes have as many writers of their own, so they never queue behind a compaction").build();
 
   public static final Option<Long> COMPACTION_RATE_LIMIT =
       Option.builder("compaction-rate-limit", OptionType.SIZE)

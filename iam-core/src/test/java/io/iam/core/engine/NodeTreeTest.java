@@ -257,6 +257,57 @@ class NodeTreeTest {
     }
   }
 
+  /**
+   * Flushes write on threads of their own, as RocksDB's flush pool: with one writer per node flush,
+   * a memtable flush's appends into level 1 never queue behind a compaction's writes. Here every
+   * sync on a compaction writer blocks until the end; the memtable flushes must still land.
+   */
+  @Test
+  void aMemtableFlushDoesNotQueueBehindACompactionsWrites(@TempDir Path dir) throws Exception {
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger blocked = new java.util.concurrent.atomic.AtomicInteger();
+    io.iam.core.fs.Fs gate = new io.iam.core.fs.ForwardingFs(io.iam.core.fs.LocalFs.INSTANCE) {
+      @Override
+      protected io.iam.core.fs.FsFile wrap(Path path, io.iam.core.fs.FsFile file) {
+        return new io.iam.core.fs.ForwardingFsFile(file) {
+          @Override
+          public void sync() throws java.io.IOException {
+            if (Thread.currentThread().getName().startsWith("iam-child-writer-")) {
+              blocked.incrementAndGet();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+              }
+            }
+            super.sync();
+          }
+        };
+      }
+    };
+    Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
+        "block-cache-size", "1MiB", "node-flush-writers", "1", "max-immutable-memtables", "1"));
+    try (IamStore store = IamStore.open(gate, dir, StoreOptions.parse(m), io.iam.core.key.BytewiseComparator.INSTANCE)) {
+      SplittableRandom random = new SplittableRandom(3);
+      // Three memtables of keys over one range: the first flush makes a level-1 node, the others
+      // append to it; none of it needs a compaction, but each waits for the one before.
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+        for (int i = 0; i < 900; i++) {
+          store.put(key(random.nextLong(1_000_000L)), value(random)); // stalls while a full memtable waits for its flush
+        }
+        while (store.statistics().flushes.sum() < 2) {
+          Thread.sleep(10);
+        }
+      }, "memtable flushes waited for the blocked compaction writer");
+      assertTrue(store.nodes().get(1).stream().anyMatch(n -> n.file() != null), "level 1 holds the flushed data");
+      assertTrue(store.properties().get("node.appends").longValue() > 0, "flushes appended: " + store.properties());
+      assertTrue(contents(store).size() > 890);
+    } finally {
+      release.countDown();
+    }
+  }
+
   @Test
   void deletesVanishOnceMergedIntoTheLastLevel(@TempDir Path dir) throws Exception {
     try (IamStore store = IamStore.open(dir, options("lsm-merge", 1, "64KiB"))) {
