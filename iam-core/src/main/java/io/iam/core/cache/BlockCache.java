@@ -29,6 +29,15 @@ public interface BlockCache {
    */
   void fill(long fileNumber, long offset, byte[] block);
 
+  /**
+   * {@link #fill} for a block whose sequence its writer will have the cache protect (the IAM-tree's
+   * appended sequences, §5.1.3), before the cache has been told so: a cache with a protected pool
+   * puts it there at once, so a fill never loses its room to the wait. Other caches fill as usual.
+   */
+  default void fillProtected(long fileNumber, long offset, byte[] block) {
+    fill(fileNumber, offset, block);
+  }
+
   /** Drops every block of a file (called when the file is deleted or rewritten). */
   void evictFile(long fileNumber);
 

@@ -104,6 +104,11 @@ public final class PriorityBlockCache implements BlockCache {
   private final Map<Long, Residency> files = new HashMap<>();
   /** @GuardedBy("lock") file → the offset from which its blocks are protected. */
   private Map<Long, Long> protectFrom = Map.of();
+  /**
+   * Files given blocks by {@link #fillProtected} that no {@link #protect} map has named since: their
+   * blocks stay protected until a map names the file (then the map decides) or the file is evicted.
+   */
+  private final java.util.Set<Long> pending = new java.util.HashSet<>();
   private final Lru prot = new Lru();
   private final Lru normal = new Lru();
   private final LongAdder protectedHits = new LongAdder();
@@ -173,9 +178,35 @@ public final class PriorityBlockCache implements BlockCache {
   }
 
   /**
+   * Puts a block just written in the protected pool (unless it is resident already, then moves it
+   * there), whether or not the map names its file yet: the writer of an appended sequence fills its
+   * blocks before the map that protects them can be computed (the sequence must commit first), and
+   * a normal fill is dropped when protected blocks take nearly the whole cache. The file's blocks
+   * stay protected until a {@link #protect} map names the file, then follow that map.
+   */
+  @Override
+  public void fillProtected(long fileNumber, long offset, byte[] block) {
+    Objects.requireNonNull(block, "block");
+    Key key = new Key(fileNumber, offset);
+    synchronized (lock) {
+      pending.add(fileNumber);
+      Node n = index.get(key);
+      if (n == null) {
+        insertLocked(new Node(key, block), true);
+      } else if (!n.prot && n.weight <= protectedCapacity) {
+        normal.remove(n);
+        n.prot = true;
+        prot.addMostRecent(n);
+        shrinkProtectedLocked();
+      }
+    }
+  }
+
+  /**
    * Sets which blocks are protected: for each file in {@code fromOffset}, its blocks at or after
-   * that offset; blocks of other files are normal. Resident blocks change pools at once (those
-   * promoted beyond S demote the least recently used protected ones). The map is copied.
+   * that offset; blocks of other files are normal, except those of files {@link #fillProtected}
+   * filled that no map has named yet. Resident blocks change pools at once (those promoted beyond
+   * S demote the least recently used protected ones). The map is copied.
    */
   public void protect(Map<Long, Long> fromOffset) {
     Map<Long, Long> next = Map.copyOf(fromOffset);
@@ -183,6 +214,13 @@ public final class PriorityBlockCache implements BlockCache {
       Map<Long, Long> old = protectFrom;
       protectFrom = next;
       TreeSet<Long> changed = new TreeSet<>(); // in file order, so the result is deterministic
+      for (java.util.Iterator<Long> it = pending.iterator(); it.hasNext(); ) {
+        long f = it.next();
+        if (next.containsKey(f)) {
+          it.remove(); // named at last: the map decides from now on
+          changed.add(f);
+        }
+      }
       for (Map.Entry<Long, Long> e : old.entrySet()) {
         if (!e.getValue().equals(next.get(e.getKey()))) {
           changed.add(e.getKey());
@@ -210,6 +248,7 @@ public final class PriorityBlockCache implements BlockCache {
   @Override
   public void evictFile(long fileNumber) {
     synchronized (lock) {
+      pending.remove(fileNumber);
       Residency r = files.get(fileNumber);
       if (r == null) {
         return;
@@ -356,7 +395,7 @@ public final class PriorityBlockCache implements BlockCache {
   /** Moves the file's resident blocks to the pool the protection map now puts them in. */
   private void reclassifyLocked(long fileNumber) {
     Residency r = files.get(fileNumber);
-    if (r == null) {
+    if (r == null || pending.contains(fileNumber)) {
       return;
     }
     for (Node n : r.blocks.values()) {

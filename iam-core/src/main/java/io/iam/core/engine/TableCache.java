@@ -352,7 +352,10 @@ final class TableCache implements Closeable {
    * Keeps the data blocks a writer reports and puts them in the block cache once their sequence
    * has committed, so a sequence expected to be read soon (an appended one) is cached from the
    * start, like RocksDB's {@code prepopulate_block_cache}. Blocks of a sequence that did not
-   * commit are dropped.
+   * commit are dropped. Only the IAM-tree fills, and only sequences its m/k rule protects, so the
+   * blocks go in as protected ({@link BlockCache#fillProtected}): the first sequence appended to
+   * a node is not protected until the job's edit is installed, and as a plain fill it was dropped
+   * whenever protected blocks took nearly the whole cache.
    */
   private final class CacheFiller implements MSTableWriter.BlockListener {
     private final List<Long> offsets = new ArrayList<>();
@@ -366,7 +369,7 @@ final class TableCache implements Closeable {
 
     void committed(long fileNumber) throws IOException {
       for (int i = 0; i < offsets.size(); i++) {
-        cache.fill(fileNumber, offsets.get(i), blocks.get(i));
+        cache.fillProtected(fileNumber, offsets.get(i), blocks.get(i));
       }
       offsets.clear();
       blocks.clear();

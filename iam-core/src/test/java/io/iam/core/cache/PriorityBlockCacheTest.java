@@ -39,6 +39,13 @@ class PriorityBlockCacheTest {
     return c.get(file, offset, () -> block(file, offset, LEN));
   }
 
+  /** Reads blocks {@code from} to {@code from + count - 1} of a file (each of {@link #LEN} bytes). */
+  private static void readBlocks(PriorityBlockCache c, long file, long from, long count) throws IOException {
+    for (long o = from; o < from + count; o++) {
+      get(c, file, o * LEN);
+    }
+  }
+
   /** Gets the block and says whether it was a hit (its loader not called). */
   private static boolean hit(PriorityBlockCache c, long file, long offset) throws IOException {
     AtomicInteger loads = new AtomicInteger();
@@ -53,13 +60,9 @@ class PriorityBlockCacheTest {
   void protectedBlocksSurviveAFloodOfUnprotectedReads() throws IOException {
     PriorityBlockCache c = new PriorityBlockCache(100 * W, 50 * W);
     c.protect(Map.of(1L, 0L));
-    for (long o = 0; o < 30; o++) {
-      get(c, 1, o * LEN);
-    }
+    readBlocks(c, 1, 0, 30);
     for (long f = 2; f < 200; f++) { // 19,800 unprotected blocks, 200 times what fits beside them
-      for (long o = 0; o < 100; o++) {
-        get(c, f, o * LEN);
-      }
+      readBlocks(c, f, 0, 100);
     }
     c.checkInvariants();
     assertEquals(30 * W, c.protectedUsedBytes());
@@ -77,17 +80,13 @@ class PriorityBlockCacheTest {
   void protectionIsBoundedBySAndOverflowIsDemoted() throws IOException {
     PriorityBlockCache c = new PriorityBlockCache(100 * W, 20 * W);
     c.protect(Map.of(1L, 0L));
-    for (long o = 0; o < 30; o++) {
-      get(c, 1, o * LEN);
-    }
+    readBlocks(c, 1, 0, 30);
     c.checkInvariants();
     assertEquals(20 * W, c.protectedUsedBytes());
     assertEquals(30, c.residentBlocks(1), "the 10 oldest were demoted, not dropped");
     assertEquals(10, c.demotions());
     for (long f = 2; f < 10; f++) {
-      for (long o = 0; o < 100; o++) {
-        get(c, f, o * LEN);
-      }
+      readBlocks(c, f, 0, 100);
     }
     c.checkInvariants();
     for (long o = 0; o < 10; o++) {
@@ -102,9 +101,7 @@ class PriorityBlockCacheTest {
   void onlyBlocksFromTheProtectedOffsetOnAreProtected() throws IOException {
     PriorityBlockCache c = new PriorityBlockCache(100 * W, 100 * W);
     c.protect(Map.of(1L, 5L * LEN)); // the older sequence ends where offset 5 begins
-    for (long o = 0; o < 10; o++) {
-      get(c, 1, o * LEN);
-    }
+    readBlocks(c, 1, 0, 10);
     assertFalse(c.isProtected(1, 4L * LEN));
     assertTrue(c.isProtected(1, 5L * LEN));
     assertFalse(c.isProtected(2, 5L * LEN));
@@ -127,9 +124,7 @@ class PriorityBlockCacheTest {
     assertEquals(20, c.demotions());
     assertEquals(20, c.residentBlocks(1), "demoted, still resident");
     for (long f = 3; f < 10; f++) {
-      for (long o = 0; o < 50; o++) {
-        get(c, f, o * LEN);
-      }
+      readBlocks(c, f, 0, 50);
     }
     c.checkInvariants();
     assertEquals(0, c.residentBlocks(1), "once normal, file 1's blocks are evicted by reads");
@@ -142,9 +137,7 @@ class PriorityBlockCacheTest {
   @Test
   void promotionBeyondSDemotesTheLeastRecentlyUsed() throws IOException {
     PriorityBlockCache c = new PriorityBlockCache(100 * W, 10 * W);
-    for (long o = 0; o < 20; o++) {
-      get(c, 1, o * LEN);
-    }
+    readBlocks(c, 1, 0, 20);
     c.protect(Map.of(1L, 0L));
     c.checkInvariants();
     assertEquals(10 * W, c.protectedUsedBytes());
@@ -155,9 +148,7 @@ class PriorityBlockCacheTest {
   void anUnprotectedBlockNeverEvictsAProtectedOne() throws IOException {
     PriorityBlockCache c = new PriorityBlockCache(10 * W, 10 * W);
     c.protect(Map.of(1L, 0L));
-    for (long o = 0; o < 10; o++) {
-      get(c, 1, o * LEN);
-    }
+    readBlocks(c, 1, 0, 10);
     assertArrayEquals(block(2, 0, LEN), get(c, 2, 0), "returned");
     assertFalse(c.contains(2, 0), "but not kept: the protected pool holds the whole cache");
     assertEquals(10, c.residentBlocks(1));
@@ -169,9 +160,7 @@ class PriorityBlockCacheTest {
   void evictFileDropsBothPoolsAndZeroCapacityKeepsNothing() throws IOException {
     PriorityBlockCache c = new PriorityBlockCache(100 * W, 50 * W);
     c.protect(Map.of(1L, 5L * LEN));
-    for (long o = 0; o < 10; o++) {
-      get(c, 1, o * LEN);
-    }
+    readBlocks(c, 1, 0, 10);
     c.evictFile(1);
     assertEquals(0, c.usedBytes());
     assertEquals(0, c.residentBlocks(1));
@@ -429,5 +418,44 @@ class PriorityBlockCacheTest {
     byte[] other = new byte[LEN];
     c.fill(1, 0, other);
     assertArrayEquals(block(1, 0, LEN), get(c, 1, 0), "a fill leaves a resident block as it is");
+  }
+
+  /**
+   * A block filled as protected keeps its room while the map does not name its file yet (the
+   * IAM-tree fills an appended sequence before the edit that protects it is installed), follows
+   * the map once it names the file, and an evicted file is forgotten. A plain fill is dropped when
+   * protected blocks fill the cache: the engine lost first appended sequences that way.
+   */
+  @Test
+  void aProtectedFillKeepsItsRoomUntilTheMapNamesItsFile() throws IOException {
+    PriorityBlockCache c = new PriorityBlockCache(100 * W, 100 * W);
+    c.protect(Map.of(1L, 0L));
+    readBlocks(c, 1, 0, 100);
+    c.fill(2, 0, block(2, 0, LEN));
+    assertEquals(0, c.residentBlocks(2), "a plain fill finds no room beside a full protected pool");
+    c.fillProtected(3, 0, block(3, 0, LEN));
+    assertEquals(1, c.residentBlocks(3), "a protected fill takes the least recently used protected room");
+    c.checkInvariants();
+
+    c.protect(Map.of(1L, 0L)); // a map computed before the file's sequence was installed
+    readBlocks(c, 4, 0, 500);
+    assertTrue(hit(c, 3, 0), "still protected while no map names file 3");
+    c.protect(Map.of(1L, 0L, 8L, 0L));
+    c.fillProtected(8, 0, block(8, 0, LEN));
+    c.protect(Map.of(1L, 0L)); // a map that drops file 8, from before its new sequence
+    readBlocks(c, 4, 500, 500);
+    assertTrue(hit(c, 8, 0), "a pending fill is not demoted by a map that does not name its file");
+
+    c.protect(Map.of(1L, 0L, 3L, 1000L)); // named: its block at offset 0 is before the protected part
+    readBlocks(c, 5, 0, 500);
+    assertEquals(0, c.residentBlocks(3), "once named, the map decides: demoted, then evicted by reads");
+    c.checkInvariants();
+
+    c.fillProtected(6, 0, block(6, 0, LEN));
+    c.evictFile(6);
+    get(c, 6, 0); // read back in: no map names file 6, and the eviction forgot the fill
+    readBlocks(c, 7, 0, 500);
+    assertEquals(0, c.residentBlocks(6), "an evicted file is no longer held protected");
+    c.checkInvariants();
   }
 }
