@@ -31,7 +31,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -81,12 +87,12 @@ final class NodeTree {
    * most of an append's time is its two syncs, which overlap this way.
    */
   /** Write the children's shares of node jobs (compactions). */
-  private final java.util.concurrent.ExecutorService childWriters;
+  private final ExecutorService childWriters;
   /**
    * Write the level-1 shares of memtable flushes: flushes write on threads of their own, so a
    * flush never queues behind a compaction's writes (RocksDB's flush and compaction pools).
    */
-  private final java.util.concurrent.ExecutorService flushWriters;
+  private final ExecutorService flushWriters;
   private volatile Mode mode;
   /** The m and k chosen for the latest version asked about: they are chosen once per version. */
   private volatile Chosen chosen;
@@ -101,7 +107,7 @@ final class NodeTree {
   private volatile Shaped shaped;
 
   /** {@link #appendedStartOrThrow}'s answers by file number. */
-  private final Map<Long, Long> appendedStarts = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Long, Long> appendedStarts = new ConcurrentHashMap<>();
 
   /** More remembered starts than this (far more than a tree's multi-sequence nodes) start over. */
   private static final int MAX_REMEMBERED_STARTS = 1 << 16;
@@ -131,9 +137,9 @@ final class NodeTree {
     this.flushWriters = writerPool("iam-flush-writer-", writers);
   }
 
-  private static java.util.concurrent.ExecutorService writerPool(String name, int threads) {
-    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-    return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+  private static ExecutorService writerPool(String name, int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, name + n.incrementAndGet());
       t.setDaemon(true);
       return t;
@@ -791,17 +797,17 @@ final class NodeTree {
    */
   private List<ChildResult> writeChildren(List<ChildWrite> writes, NodeJob job, NodeMeta node, boolean leaf, Io io)
       throws IOException {
-    List<java.util.concurrent.Future<ChildResult>> futures = new ArrayList<>();
-    java.util.concurrent.ExecutorService pool = job.memtable() != null ? flushWriters : childWriters;
+    List<Future<ChildResult>> futures = new ArrayList<>();
+    ExecutorService pool = job.memtable() != null ? flushWriters : childWriters;
     for (ChildWrite w : writes) {
       futures.add(pool.submit(() -> writeChild(w, job, node, leaf, io)));
     }
     List<ChildResult> results = new ArrayList<>();
     IOException failure = null;
-    for (java.util.concurrent.Future<ChildResult> f : futures) {
+    for (Future<ChildResult> f : futures) {
       try {
         results.add(f.get());
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         IOException io2 = e.getCause() instanceof IOException x ? x : new IOException("child write failed", e.getCause());
         if (failure == null) {
           failure = io2;
