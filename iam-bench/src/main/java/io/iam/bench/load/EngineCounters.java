@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * The counters of an IAM tree's shape that {@code iam load} reports after each phase, picked from a
  * target's {@link LoadTarget#properties()} by name. Every key is optional: an engine that lacks one
- * (RocksDB lacks all) simply has fewer, and nothing fails.
+ * (RocksDB has only the stall time) simply has fewer, and nothing fails.
  *
  * <ul>
  *   <li>{@value #DEPTH}, {@value #MIXED_LEVEL} (the mixed level m), {@value #MAX_SEQUENCES} (the
@@ -29,7 +29,11 @@ import java.util.regex.Pattern;
  *       level.N.scan-max-uncached}, the most one scan found on that level.
  *   <li>the block cache's {@link #CACHE_COUNTERS}: hits, misses, bytes used, and for IAM's {@code
  *       PriorityBlockCache} its protected pool's hits, misses, bytes used and capacity, and the
- *       protected blocks demoted to the normal pool because the protected pool was full.
+ *       protected blocks demoted to the normal pool because the protected pool was full;
+ *   <li>{@value #STALL_MICROS}: the time writers stood still waiting for background work, so far
+ *       (IAM's stores: a full memtable with no room for another; RocksDB's {@code STALL_MICROS}
+ *       ticker, which counts its stops and delays together), and {@value #SLOWDOWN_MICROS}: the
+ *       time IAM's stores delayed writers while level 0 was near its limit.
  * </ul>
  *
  * @param values the counters found, in the order above, levels ascending
@@ -43,6 +47,8 @@ public record EngineCounters(Map<String, Number> values) {
   static final String SCAN_SEQUENCES = "scan.sequences";
   static final String SCAN_UNCACHED = "scan.uncached-sequences";
   static final String SCAN_MAX_UNCACHED = "scan.max-uncached-per-level";
+  static final String STALL_MICROS = "stall.micros";
+  static final String SLOWDOWN_MICROS = "slowdown.micros";
 
   /** The block cache's counters, and for IAM's pool those of its protected part. */
   static final List<String> CACHE_COUNTERS = List.of("block-cache.hits", "block-cache.misses",
@@ -85,6 +91,8 @@ public record EngineCounters(Map<String, Number> values) {
     for (String key : CACHE_COUNTERS) {
       pick(properties, key, picked);
     }
+    pick(properties, STALL_MICROS, picked);
+    pick(properties, SLOWDOWN_MICROS, picked);
     return new EngineCounters(picked);
   }
 

@@ -82,6 +82,8 @@ final class LoadReport {
     addIfPresent(tree, "mixed level m %s", e.get(EngineCounters.MIXED_LEVEL));
     addIfPresent(tree, "cap k %s", e.get(EngineCounters.MAX_SEQUENCES));
     addIfPresent(tree, "depth %s", e.get(EngineCounters.DEPTH));
+    seconds(tree, "writers stalled %.1f s", e.get(EngineCounters.STALL_MICROS));
+    seconds(tree, "slowed %.1f s", e.get(EngineCounters.SLOWDOWN_MICROS));
     e.sequencesPerScan().ifPresent(s -> tree.add(f("%.2f sequences per scan", s)));
     e.uncachedSequencesPerScan().ifPresent(s -> {
       tree.add(f("%.2f of them uncached", s));
@@ -98,6 +100,13 @@ final class LoadReport {
         out.println(f("  L%-4d %6s %10s %9s %8s", l.level(), number(l.nodes()), number(l.sequences()),
             number(l.meanSequences()), number(l.maxSequences())));
       }
+    }
+  }
+
+  /** Adds a time counter in microseconds, as seconds, if it is present and not zero. */
+  private static void seconds(List<String> parts, String format, Number micros) {
+    if (micros != null && micros.longValue() > 0) {
+      parts.add(f(format, micros.doubleValue() / 1e6));
     }
   }
 

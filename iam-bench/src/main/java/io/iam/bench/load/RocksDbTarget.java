@@ -63,7 +63,8 @@ import org.rocksdb.WriteOptions;
  * total within a few KiB (level 0's figure is the flushes'). The disk size is the size of the live
  * table files ({@code getColumnFamilyMetaData().size()}, what {@code rocksdb.live-sst-files-size}
  * reports); the WAL and the manifest are not counted. {@link LoadMetrics#engineStats()} is RocksDB's
- * own {@code rocksdb.stats} text. It has no {@link #properties()}.
+ * own {@code rocksdb.stats} text. {@link #properties()} has the time writers stalled, from the
+ * {@code STALL_MICROS} ticker.
  *
  * <p>{@link #get} is {@code RocksDB.get}, {@link #delete} is {@code RocksDB.delete}; {@link #scan}
  * and {@link #scanRange} open a {@code newIterator()}, seek it and read each entry's key and value
@@ -185,6 +186,11 @@ public final class RocksDbTarget implements LoadTarget {
     } catch (RocksDBException e) {
       throw io(name, "read background work properties", e);
     }
+  }
+
+  @Override
+  public Map<String, Number> properties() {
+    return Map.of(EngineCounters.STALL_MICROS, statistics.getTickerCount(TickerType.STALL_MICROS));
   }
 
   @Override

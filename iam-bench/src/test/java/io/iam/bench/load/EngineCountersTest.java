@@ -44,6 +44,17 @@ class EngineCountersTest {
   }
 
   @Test
+  void picksTheWritersWaitsLast() {
+    Map<String, Number> properties = new TreeMap<>(Map.of("slowdown.micros", 5L, "stall.micros", 2_500_000L,
+        "tree.depth", 3, "flush.count", 1));
+
+    EngineCounters e = EngineCounters.of(properties);
+
+    assertEquals(List.of("tree.depth", "stall.micros", "slowdown.micros"), List.copyOf(e.values().keySet()));
+    assertEquals(2_500_000L, e.get(EngineCounters.STALL_MICROS));
+  }
+
+  @Test
   void absentKeysAreNoError() {
     EngineCounters none = EngineCounters.of(Map.of("flush.count", 3));
     assertTrue(none.values().isEmpty());

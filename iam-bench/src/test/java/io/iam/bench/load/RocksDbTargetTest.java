@@ -88,10 +88,13 @@ class RocksDbTargetTest {
   }
 
   @Test
-  void itHasNoEngineProperties(@TempDir Path dir) throws IOException {
+  void itsOnlyEnginePropertyIsTheTimeWritersStalled(@TempDir Path dir) throws IOException {
     try (LoadTarget db = RocksDbTarget.open(dir, LoadConfig.defaults(RocksDbTarget.NAME, MEMTABLE, 1 << 20))) {
-      assertEquals(Map.of(), db.properties());
-      assertEquals(EngineCounters.NONE, EngineCounters.of(db.properties()));
+      db.put("user1".getBytes(), new byte[100]);
+      Map<String, Number> p = db.properties();
+      assertEquals(java.util.Set.of(EngineCounters.STALL_MICROS), p.keySet());
+      assertTrue(p.get(EngineCounters.STALL_MICROS).longValue() >= 0);
+      assertEquals(p, EngineCounters.of(p).values());
     }
   }
 
