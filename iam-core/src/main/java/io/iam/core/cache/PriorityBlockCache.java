@@ -3,9 +3,12 @@ package io.iam.core.cache;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.LongAdder;
@@ -108,7 +111,7 @@ public final class PriorityBlockCache implements BlockCache {
    * Files given blocks by {@link #fillProtected} that no {@link #protect} map has named since: their
    * blocks stay protected until a map names the file (then the map decides) or the file is evicted.
    */
-  private final java.util.Set<Long> pending = new java.util.HashSet<>();
+  private final Set<Long> pending = new HashSet<>();
   private final Lru prot = new Lru();
   private final Lru normal = new Lru();
   private final LongAdder protectedHits = new LongAdder();
@@ -194,9 +197,7 @@ public final class PriorityBlockCache implements BlockCache {
       if (n == null) {
         insertLocked(new Node(key, block), true);
       } else if (!n.prot && n.weight <= protectedCapacity) {
-        normal.remove(n);
-        n.prot = true;
-        prot.addMostRecent(n);
+        promoteLocked(n);
         shrinkProtectedLocked();
       }
     }
@@ -214,7 +215,7 @@ public final class PriorityBlockCache implements BlockCache {
       Map<Long, Long> old = protectFrom;
       protectFrom = next;
       TreeSet<Long> changed = new TreeSet<>(); // in file order, so the result is deterministic
-      for (java.util.Iterator<Long> it = pending.iterator(); it.hasNext(); ) {
+      for (Iterator<Long> it = pending.iterator(); it.hasNext(); ) {
         long f = it.next();
         if (next.containsKey(f)) {
           it.remove(); // named at last: the map decides from now on
@@ -385,6 +386,12 @@ public final class PriorityBlockCache implements BlockCache {
     }
   }
 
+  private void promoteLocked(Node n) {
+    normal.remove(n);
+    n.prot = true;
+    prot.addMostRecent(n);
+  }
+
   private void demoteLocked(Node n) {
     prot.remove(n);
     n.prot = false;
@@ -404,9 +411,7 @@ public final class PriorityBlockCache implements BlockCache {
         continue;
       }
       if (p) {
-        normal.remove(n);
-        n.prot = true;
-        prot.addMostRecent(n);
+        promoteLocked(n);
       } else {
         demoteLocked(n);
       }

@@ -83,10 +83,9 @@ final class NodeTree {
   /** Serializes {@link #refreshProtection}, so the newest version's protection is applied last. */
   private final Object protectionLock = new Object();
   /**
-   * Writes the shares of one flush's children side by side: each goes to a file of its own, and
-   * most of an append's time is its two syncs, which overlap this way.
+   * Write the children's shares of a node job (a compaction) side by side: each goes to a file of
+   * its own, and most of an append's time is its two syncs, which overlap this way.
    */
-  /** Write the children's shares of node jobs (compactions). */
   private final ExecutorService childWriters;
   /**
    * Write the level-1 shares of memtable flushes: flushes write on threads of their own, so a
