@@ -93,8 +93,32 @@ public final class HitRatioOverTime {
    */
   public record Sample(long ops, double hitRatio, double readsPerSecond) {}
 
+  /**
+   * The mix's reads split by whether they found every block they needed in the block cache: what
+   * a hit and a miss cost under the same writes, and how many block misses a read meets.
+   *
+   * @param blockMisses block cache misses during the reads (a read may miss more than once)
+   */
+  public record ReadCosts(long hitReads, long hitNanos, long missReads, long missNanos, long blockMisses) {
+
+    /** Mean microseconds of a read that found every block it needed cached. */
+    public double microsPerHitRead() {
+      return hitReads == 0 ? 0 : hitNanos / 1e3 / hitReads;
+    }
+
+    /** Mean microseconds of a read that missed the block cache at least once. */
+    public double microsPerMissRead() {
+      return missReads == 0 ? 0 : missNanos / 1e3 / missReads;
+    }
+
+    public double blockMissesPerRead() {
+      long reads = hitReads + missReads;
+      return reads == 0 ? 0 : (double) blockMisses / reads;
+    }
+  }
+
   /** A run's samples and its totals. */
-  public record Run(List<Sample> samples, long reads, long readNanos, long nanos, String describe) {
+  public record Run(List<Sample> samples, long reads, long readNanos, long nanos, ReadCosts costs, String describe) {
 
     /** Reads per second of time spent reading, over the whole run. */
     public double readsPerSecond() {
@@ -164,6 +188,7 @@ public final class HitRatioOverTime {
       long readNanos = 0;
       long intervalReads = 0;
       long intervalNanos = 0;
+      long[] split = new long[5]; // reads that hit, their nanos, reads that missed, their nanos, block misses
       long start = System.nanoTime();
       for (long op = 1; op <= p.ops(); op++) {
         if (random.nextDouble() < p.writeFraction()) {
@@ -171,9 +196,15 @@ public final class HitRatioOverTime {
           store.put(k, value(random, p.valueBytes()));
         } else {
           byte[] k = key(hotStart + random.nextInt(hot));
+          long missesBefore = store.blockCache().misses();
           long t = System.nanoTime();
           store.get(k);
           long dt = System.nanoTime() - t;
+          long missed = store.blockCache().misses() - missesBefore;
+          int at = missed == 0 ? 0 : 2;
+          split[at]++;
+          split[at + 1] += dt;
+          split[4] += missed;
           reads++;
           readNanos += dt;
           intervalReads++;
@@ -197,7 +228,8 @@ public final class HitRatioOverTime {
         }
       }
       long nanos = System.nanoTime() - start;
-      return new Run(samples, reads, readNanos, nanos, store.describe());
+      return new Run(samples, reads, readNanos, nanos, new ReadCosts(split[0], split[1], split[2], split[3], split[4]),
+          store.describe());
     }
   }
 
@@ -274,6 +306,9 @@ public final class HitRatioOverTime {
             + "%d samples >10%% below steady; %.0f reads/s, %.0f ops/s%n", round + 1, tree,
             run.samples().size(), run.meanHitRatio(), run.steadyHitRatio(), run.minHitRatio(),
             100 * run.minHitRatio() / run.steadyHitRatio(), run.dips(), run.readsPerSecond(), run.opsPerSecond(p.ops()));
+        ReadCosts c = run.costs();
+        System.out.printf("  reads that hit: %d at %.2f us; reads that missed: %d at %.1f us; block misses per read %.4f%n",
+            c.hitReads(), c.microsPerHitRead(), c.missReads(), c.microsPerMissRead(), c.blockMissesPerRead());
       }
     }
     if (all.containsKey("leveled") && all.containsKey("lsbm")) {

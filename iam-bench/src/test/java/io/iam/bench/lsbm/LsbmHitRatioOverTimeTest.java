@@ -25,6 +25,10 @@ class LsbmHitRatioOverTimeTest {
       assertEquals(8, samples.size(), tree);
       assertTrue(samples.stream().allMatch(s -> s.hitRatio() >= 0 && s.hitRatio() <= 1), samples.toString());
       assertTrue(run.reads() > 0 && run.readsPerSecond() > 0, tree);
+      HitRatioOverTime.ReadCosts c = run.costs();
+      assertEquals(run.reads(), c.hitReads() + c.missReads(), "every read is a hit or a miss: " + c);
+      assertEquals(run.readNanos(), c.hitNanos() + c.missNanos(), "and its time is counted once: " + c);
+      assertTrue(c.missReads() > 0 && c.blockMisses() >= c.missReads(), "a read that missed met a block miss: " + c);
       assertTrue(samples.stream().allMatch(s -> s.readsPerSecond() > 0), samples.toString());
       byTree.put(tree, run);
     }
