@@ -101,25 +101,38 @@ public final class SequenceReader {
   }
 
   /**
-   * How many bytes of consecutive data blocks one read takes when a sequence without a block cache
-   * is iterated (a compaction's input, read once from start to end): one system call per window
-   * instead of one per block.
+   * The most bytes of consecutive data blocks one read takes when a sequence without a block cache
+   * is iterated (a compaction's input, read from start to end): one system call per window instead
+   * of one per block.
    */
   static final int READAHEAD_BYTES = 256 << 10;
 
   /**
+   * The first window of an iterator, and of every read that does not continue the previous window
+   * (a seek). Each window that does continue it is twice as large, up to {@link #READAHEAD_BYTES},
+   * as RocksDB's iterators ramp up their readahead: a node job's children each read a short range
+   * of the parent's sequences, and a full window for each would read, and allocate, far more than
+   * they use.
+   */
+  static final int READAHEAD_INITIAL_BYTES = 16 << 10;
+
+  /**
    * Consecutive data blocks read together for one iterator of an uncached sequence ({@link
-   * #READAHEAD_BYTES}); each block is still verified when it is served. Owned by one iterator.
+   * #READAHEAD_INITIAL_BYTES} growing to {@link #READAHEAD_BYTES}); each block is still verified
+   * when it is served. Owned by one iterator.
    */
   static final class Readahead {
     private byte[] window = new byte[0];
     private int first = -1;
     private int last = -1;
+    /** The block a read continuing the current window starts at. */
+    private int followOn = -1;
+    private int limit = READAHEAD_INITIAL_BYTES;
   }
 
   /**
    * Block {@code i}: without a block cache, from {@code ra}'s window (filled with the blocks from
-   * {@code i} on that fit in {@link #READAHEAD_BYTES}, or just block {@code i}); otherwise as
+   * {@code i} on that fit in its current size, or just block {@code i}); otherwise as
    * {@link #block(int)}.
    */
   Block block(int i, Readahead ra) throws IOException {
@@ -127,10 +140,11 @@ public final class SequenceReader {
       return block(i);
     }
     if (i < ra.first || i > ra.last) {
+      ra.limit = i == ra.followOn ? Math.min(READAHEAD_BYTES, 2 * ra.limit) : READAHEAD_INITIAL_BYTES;
       int last = i;
       long end = blockOffsets[i] + blockLengths[i] + TableFormat.TRAILER_SIZE;
       while (last + 1 < blockOffsets.length && blockOffsets[last + 1] == end
-          && blockOffsets[last + 1] + blockLengths[last + 1] + TableFormat.TRAILER_SIZE - blockOffsets[i] <= READAHEAD_BYTES) {
+          && blockOffsets[last + 1] + blockLengths[last + 1] + TableFormat.TRAILER_SIZE - blockOffsets[i] <= ra.limit) {
         last++;
         end = blockOffsets[last] + blockLengths[last] + TableFormat.TRAILER_SIZE;
       }
@@ -146,6 +160,7 @@ public final class SequenceReader {
       }
       ra.first = i;
       ra.last = last;
+      ra.followOn = last + 1;
     }
     int at = Math.toIntExact(blockOffsets[i] - blockOffsets[ra.first]);
     int len = blockLengths[i];

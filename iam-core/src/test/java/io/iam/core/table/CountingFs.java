@@ -9,10 +9,11 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Delegates to another file system and counts positional reads and writes. Thread-safe. */
+/** Delegates to another file system and counts positional reads (and their bytes) and writes. Thread-safe. */
 final class CountingFs extends ForwardingFs {
 
   final AtomicLong reads = new AtomicLong();
+  final AtomicLong bytesRead = new AtomicLong();
   final AtomicLong writes = new AtomicLong();
 
   CountingFs(Fs delegate) {
@@ -25,6 +26,7 @@ final class CountingFs extends ForwardingFs {
       @Override
       public void readFully(long position, ByteBuffer dst) throws IOException {
         reads.incrementAndGet();
+        bytesRead.addAndGet(dst.remaining());
         super.readFully(position, dst);
       }
 

@@ -58,8 +58,32 @@ class MSTableReadaheadTest {
       long reads = fs.reads.get() - opened;
       long dataBytes = Files.size(table);
       assertTrue(s.blockCount() > 200, "enough blocks to tell: " + s.blockCount());
-      assertTrue(reads <= dataBytes / SequenceReader.READAHEAD_BYTES + 2,
+      int rampUp = Integer.numberOfTrailingZeros(SequenceReader.READAHEAD_BYTES / SequenceReader.READAHEAD_INITIAL_BYTES);
+      assertTrue(reads <= dataBytes / SequenceReader.READAHEAD_BYTES + rampUp + 2,
           reads + " reads for " + s.blockCount() + " blocks of " + dataBytes + " bytes");
+    }
+  }
+
+  @Test
+  void aShortRangeAfterASeekReadsLittleBeyondIt() throws IOException {
+    CountingFs fs = new CountingFs(LocalFs.INSTANCE);
+    try (MSTableReader r = uncached(fs, table)) {
+      TableIterator it = r.sequence(0).iterator();
+      long before = fs.bytesRead.get();
+      int from = data.size() / 2;
+      it.seek(data.keys.get(from));
+      for (int i = from; i < from + 10; i++, it.next()) { // a few entries: a child's share of a node
+        assertArrayEquals(data.keys.get(i), it.key());
+        assertArrayEquals(data.values.get(i), it.value());
+      }
+      long read = fs.bytesRead.get() - before;
+      assertTrue(read <= 2 * SequenceReader.READAHEAD_INITIAL_BYTES,
+          read + " bytes read for 10 entries, against windows of " + SequenceReader.READAHEAD_BYTES);
+
+      before = fs.bytesRead.get();
+      it.seek(data.keys.get(data.size() / 10)); // a jump back starts small again
+      assertTrue(it.valid());
+      assertTrue(fs.bytesRead.get() - before <= SequenceReader.READAHEAD_INITIAL_BYTES + 8192);
     }
   }
 
