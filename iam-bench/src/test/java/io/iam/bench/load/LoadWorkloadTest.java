@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Properties;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
 import site.ycsb.Utils;
@@ -89,6 +90,27 @@ class LoadWorkloadTest {
         assertTrue(previous.compareTo(s) < 0, previous + " then " + s);
       }
       previous = s;
+    }
+  }
+
+  @Test
+  void valuesAreTheBytesSplittableRandomGives() {
+    for (long seed = 0; seed < 200; seed++) {
+      for (int size : new int[] {0, 1, 7, 8, 9, 15, 16, 17, 100, 1023, 1024, 1025}) {
+        byte[] expected = new byte[size];
+        new SplittableRandom(seed).nextBytes(expected);
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] filled = new byte[size];
+        LoadWorkload.fill(random, filled);
+        assertArrayEquals(expected, filled, "seed " + seed + ", " + size + " bytes");
+      }
+    }
+    LoadWorkload w = new LoadWorkload(10, 1000, KeyOrder.HASH, 5); // and in a row, as the load draws them
+    SplittableRandom reference = new SplittableRandom(5);
+    for (int i = 0; i < 10; i++) {
+      byte[] expected = new byte[1000];
+      reference.nextBytes(expected);
+      assertArrayEquals(expected, w.nextValue(), "value " + i);
     }
   }
 
