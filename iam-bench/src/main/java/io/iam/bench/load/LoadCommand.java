@@ -1,6 +1,7 @@
 package io.iam.bench.load;
 
 import io.iam.bench.util.Dirs;
+import io.iam.bench.util.Jvm;
 import io.iam.bench.util.RunDir;
 import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
@@ -40,7 +41,8 @@ import picocli.CommandLine.TypeConversionException;
           + " amplification over the whole run), --reads (point reads of loaded keys, YCSB workload C"
           + " style; a miss fails the command) and --scans (range scans from loaded keys).",
       "With --vs, runs the same load and phases with the same budgets on each listed store afterwards and"
-          + " prints the ratios (--tree / each --vs store).",
+          + " prints the ratios (--tree / each --vs store). A full garbage collection before each --vs store"
+          + " keeps it from paying for the heap the store before it left.",
       ""
     })
 public final class LoadCommand implements Callable<Integer> {
@@ -200,6 +202,7 @@ public final class LoadCommand implements Callable<Integer> {
     List<RunResult> peerResults = new ArrayList<>();
     for (int i = 0; i < peers.size(); i++) {
       Files.createDirectories(peerDirs.get(i));
+      Jvm.releaseHeap();
       RunResult peerResult = LoadRunner.run(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), workload(),
           phases, !noProgress);
       LoadReport.print(out, peerResult);

@@ -1,6 +1,7 @@
 package io.iam.bench.lsbm;
 
 import io.iam.bench.util.Charts;
+import io.iam.bench.util.Jvm;
 import io.iam.bench.util.RunDir;
 import io.iam.core.engine.IamStore;
 import io.iam.core.engine.StoreOptions;
@@ -295,6 +296,7 @@ public final class HitRatioOverTime {
         // each run's store is scratch: deleted afterwards unless -Diam.hit-ratio.keep=true (then named on stderr)
         try (RunDir dir = RunDir.of(null, "hit-ratio-" + tree, Boolean.getBoolean("iam.hit-ratio.keep"),
             new java.io.PrintWriter(System.err, true), "hit-ratio " + tree)) {
+          Jvm.releaseHeap();
           run = run(tree, dir.path(), p);
         }
         byTree.putIfAbsent(tree, run);

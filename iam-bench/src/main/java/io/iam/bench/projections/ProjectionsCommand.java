@@ -5,6 +5,7 @@ import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadTarget;
 import io.iam.bench.load.LoadTargets;
 import io.iam.bench.util.Dirs;
+import io.iam.bench.util.Jvm;
 import io.iam.bench.util.RunDir;
 import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
@@ -167,6 +168,7 @@ public final class ProjectionsCommand implements Callable<Integer> {
           });
         }
         Files.createDirectories(storeDir);
+        Jvm.releaseHeap();
         results.put(store.getKey(), bench.run(store.getValue(), config.withTree(store.getKey()), storeDir));
       }
     }
