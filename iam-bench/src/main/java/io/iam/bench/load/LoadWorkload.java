@@ -1,8 +1,6 @@
 package io.iam.bench.load;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.iam.bench.util.RandomBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -118,29 +116,8 @@ public final class LoadWorkload {
   /** The next value: a new array of {@code valueSize} pseudo-random bytes. */
   public byte[] nextValue() {
     byte[] value = new byte[valueSize];
-    fill(random, value);
+    RandomBytes.fill(random, value);
     return value;
-  }
-
-  private static final VarHandle LONG_LITTLE_ENDIAN =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /**
-   * Fills {@code bytes} with exactly what {@code random.nextBytes(bytes)} puts there (each
-   * {@code nextLong}'s bytes, least significant first), eight bytes per store instead of one: the
-   * load's single client thread shares the machine with the store it measures, and byte-at-a-time
-   * filling took about a third of that thread's CPU.
-   */
-  static void fill(SplittableRandom random, byte[] bytes) {
-    int i = 0;
-    for (int words = bytes.length >> 3; words > 0; words--, i += 8) {
-      LONG_LITTLE_ENDIAN.set(bytes, i, random.nextLong());
-    }
-    if (i < bytes.length) {
-      for (long rnd = random.nextLong(); i < bytes.length; rnd >>>= Byte.SIZE) {
-        bytes[i++] = (byte) rnd;
-      }
-    }
   }
 
   /** The key name of a record number in an order, e.g. {@code user6284781860667377211}. */

@@ -2,6 +2,7 @@ package io.iam.bench.lsbm;
 
 import io.iam.bench.util.Charts;
 import io.iam.bench.util.Jvm;
+import io.iam.bench.util.RandomBytes;
 import io.iam.bench.util.RunDir;
 import io.iam.core.engine.IamStore;
 import io.iam.core.engine.StoreOptions;
@@ -338,7 +339,7 @@ public final class HitRatioOverTime {
 
   private static byte[] value(SplittableRandom random, int bytes) {
     byte[] v = new byte[bytes];
-    random.nextBytes(v);
+    RandomBytes.fill(random, v);
     return v;
   }
 }
