@@ -49,11 +49,13 @@ public record EngineCounters(Map<String, Number> values) {
   static final String SCAN_MAX_UNCACHED = "scan.max-uncached-per-level";
   static final String STALL_MICROS = "stall.micros";
   static final String SLOWDOWN_MICROS = "slowdown.micros";
+  static final String PROTECTED_OVERFLOWS = "block-cache.protected-overflows";
 
   /** The block cache's counters, and for IAM's pool those of its protected part. */
   static final List<String> CACHE_COUNTERS = List.of("block-cache.hits", "block-cache.misses",
       "block-cache.used-bytes", "block-cache.protected-hits", "block-cache.protected-misses",
-      "block-cache.protected-used-bytes", "block-cache.protected-capacity-bytes", "block-cache.demotions");
+      "block-cache.protected-used-bytes", "block-cache.protected-capacity-bytes", "block-cache.demotions",
+      "block-cache.protected-overflows");
 
   /** The per-level counters, in the order of the columns of {@link Level}. */
   static final List<String> LEVEL_COUNTERS = List.of("nodes", "sequences", "mean-sequences", "max-sequences");

@@ -89,6 +89,7 @@ final class LoadReport {
       tree.add(f("%.2f of them uncached", s));
       addIfPresent(tree, "at most %s uncached on one level", e.get(EngineCounters.SCAN_MAX_UNCACHED));
     });
+    addIfPresent(tree, "protected blocks demoted for want of room %s", e.get(EngineCounters.PROTECTED_OVERFLOWS));
     List<EngineCounters.Level> levels = e.levels();
     if (tree.isEmpty() && levels.isEmpty()) {
       return;

@@ -119,6 +119,7 @@ public final class PriorityBlockCache implements BlockCache {
   private final LongAdder normalHits = new LongAdder();
   private final LongAdder normalMisses = new LongAdder();
   private final LongAdder demotions = new LongAdder();
+  private final LongAdder overflows = new LongAdder();
 
   /**
    * @param capacityBytes the most bytes kept in all (block lengths plus per-entry overhead)
@@ -332,6 +333,16 @@ public final class PriorityBlockCache implements BlockCache {
     return demotions.sum();
   }
 
+  /**
+   * The demotions of {@link #demotions} that happened because protected blocks exceeded S, not
+   * because the map stopped protecting them: each is a block the owner asked to keep that the
+   * pool had no room for (it stays in the normal pool until evicted, and a read of it after that
+   * is a protected miss).
+   */
+  public long overflows() {
+    return overflows.sum();
+  }
+
   // ------------------------------------------------------------------ under the lock
 
   private boolean isProtectedLocked(Key key) {
@@ -379,9 +390,10 @@ public final class PriorityBlockCache implements BlockCache {
     return true;
   }
 
-  /** Demotes the least recently used protected blocks while the pool exceeds S. */
+  /** Demotes the least recently used protected blocks while the pool exceeds S, counting each as an overflow. */
   private void shrinkProtectedLocked() {
     while (prot.bytes > protectedCapacity) {
+      overflows.increment();
       demoteLocked(prot.leastRecent());
     }
   }

@@ -95,9 +95,9 @@ final class StatsReport {
         store.blockCache().hits(), store.blockCache().misses(), s.bloomChecked.sum(), s.bloomUseful.sum(),
         s.bloomFalsePositive.sum()));
     if (store.blockCache() instanceof io.iam.core.cache.PriorityBlockCache pool) {
-      sb.append(String.format("protected pool: %s of %s, hits %d, misses %d, demotions %d%n",
+      sb.append(String.format("protected pool: %s of %s, hits %d, misses %d, demotions %d (%d for want of room)%n",
           human(pool.protectedUsedBytes()), human(pool.protectedCapacityBytes()), pool.protectedHits(),
-          pool.protectedMisses(), pool.demotions()));
+          pool.protectedMisses(), pool.demotions(), pool.overflows()));
     }
     return sb.toString();
   }
@@ -152,6 +152,7 @@ final class StatsReport {
       m.put("block-cache.protected-used-bytes", pool.protectedUsedBytes());
       m.put("block-cache.protected-capacity-bytes", pool.protectedCapacityBytes());
       m.put("block-cache.demotions", pool.demotions());
+      m.put("block-cache.protected-overflows", pool.overflows());
     }
     return m;
   }

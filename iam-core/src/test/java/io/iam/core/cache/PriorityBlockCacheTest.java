@@ -85,6 +85,7 @@ class PriorityBlockCacheTest {
     assertEquals(20 * W, c.protectedUsedBytes());
     assertEquals(30, c.residentBlocks(1), "the 10 oldest were demoted, not dropped");
     assertEquals(10, c.demotions());
+    assertEquals(10, c.overflows(), "each for want of room");
     for (long f = 2; f < 10; f++) {
       readBlocks(c, f, 0, 100);
     }
@@ -122,6 +123,7 @@ class PriorityBlockCacheTest {
     c.checkInvariants();
     assertEquals(20 * W, c.protectedUsedBytes());
     assertEquals(20, c.demotions());
+    assertEquals(0, c.overflows(), "they lost their protection; the pool had room");
     assertEquals(20, c.residentBlocks(1), "demoted, still resident");
     for (long f = 3; f < 10; f++) {
       readBlocks(c, f, 0, 50);
@@ -228,6 +230,7 @@ class PriorityBlockCacheTest {
           c.checkInvariants();
           assertEquals(m.protectedKeys(), keys(c.protectedKeys()), "seed " + seed + " op " + i);
           assertEquals(m.used(), c.usedBytes(), "seed " + seed + " op " + i);
+          assertEquals(m.overflows, c.overflows(), "seed " + seed + " op " + i);
         }
       }
     }
@@ -248,6 +251,7 @@ class PriorityBlockCacheTest {
     final LinkedHashMap<String, Integer> prot = new LinkedHashMap<>();
     final LinkedHashMap<String, Integer> normal = new LinkedHashMap<>();
     TreeMap<Long, Long> from = new TreeMap<>();
+    long overflows;
 
     Model(long capacity, long s) {
       this.capacity = capacity;
@@ -302,6 +306,7 @@ class PriorityBlockCacheTest {
 
     void shrink() {
       while (sum(prot) > s) {
+        overflows++;
         Map.Entry<String, Integer> e = prot.entrySet().iterator().next();
         prot.remove(e.getKey());
         normal.put(e.getKey(), e.getValue());
