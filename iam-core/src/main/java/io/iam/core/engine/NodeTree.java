@@ -78,6 +78,12 @@ final class NodeTree {
   private final int fixedK;
   private final boolean halfBudget;
   private final boolean fillCache;
+  /**
+   * The cache the m/k choice leaves free for what running jobs add before the next choice: a
+   * memtable flush's level-1 sequences (C_t), and for each background thread a node job's output,
+   * cached while the parent's sequences it copies still are (up to the hard limit, 2 C_t).
+   */
+  private final long headroom;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
   /** Serializes {@link #refreshProtection}, so the newest version's protection is applied last. */
@@ -129,6 +135,7 @@ final class NodeTree {
     this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
     this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
     this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
+    this.headroom = (1 + (long) HARD_LIMIT * options.get(StoreOptions.BACKGROUND_THREADS)) * capacity;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
@@ -183,7 +190,7 @@ final class NodeTree {
           yield memo.mode();
         }
         MkChooser.Choice c = MkChooser.chooseMeasured(levelShapes(v), cache.capacityBytes(), fanout, fanout,
-            halfBudget, capacity);
+            halfBudget, capacity, headroom);
         Mode fresh = Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
         chosen = new Chosen(v, fresh);
         yield fresh;

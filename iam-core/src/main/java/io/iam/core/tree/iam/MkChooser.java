@@ -99,7 +99,7 @@ public final class MkChooser {
    *
    * <pre>
    *   S_{m,k} = N_m · (k − 1)/2 · a_m,   a_m = max(C_t / t, A_m / c_m)
-   *   Σ_{j<m} D_j + Σ_{j>m} A_j + S_{m,k} ≤ M   (or M/2)
+   *   Σ_{j<m} D_j + Σ_{j>m} A_j + S_{m,k} ≤ M − headroom   (or M/2 − headroom)
    * </pre>
    *
    * This is formula (1) before the paper substitutes N_m = D_m / (C_t/2) and a_m = C_t/t: a node
@@ -109,9 +109,17 @@ public final class MkChooser {
    * sequences already at level m (A_m bytes in c_m sequences; C_t/t when there are none, and never
    * less). Σ_{j>m} A_j counts the appended sequences of nodes that moved below m by a metadata
    * change and keep them until their next merge; the engine keeps those cached too. The largest m
-   * whose fixed part fits is chosen, then the largest k. If the fixed part plus what level m holds
-   * now (A_m) already exceeds {@value #FULL} of the budget, k is lowered by one more step (never
-   * below 1), so that the fuller nodes merge.
+   * is chosen whose levels above it, together with every appended sequence held now from m down
+   * (Σ_{j<m} D_j + Σ_{j≥m} A_j), fit; then the largest k. (Counting A_m matters when level m still
+   * holds the sequences of a larger k: with k = 1 the estimate S is 0, and the cache would be
+   * promised bytes it already holds.) If the fixed part plus A_m already exceeds {@value #FULL} of
+   * the budget, k is lowered by one more step (never below 1), so that the fuller nodes merge.
+   *
+   * <p>The budget is M (or M/2) less {@code headroomBytes}: what the jobs running when the choice
+   * is made can add to the cache before the next choice sees it (sequences filled as they are
+   * written, and a job's output cached while the sequences it replaces still are). Without it the
+   * cache's protected pool ran out of room at the busiest moments and demoted blocks the rule
+   * meant to keep (docs/iam-tree.md, session 12).
    *
    * @param levels levels 1..n (index 0 is level 1)
    * @param cacheBytes M ≥ 0
@@ -119,14 +127,15 @@ public final class MkChooser {
    * @param kMax the cap on k, ≥ 1
    * @param halfMemory use M/2 instead of M
    * @param nodeCapacity C_t ≥ 1
+   * @param headroomBytes ≥ 0, kept free of the budget
    */
   public static Choice chooseMeasured(java.util.List<LevelShape> levels, long cacheBytes, int fanout, int kMax,
-      boolean halfMemory, long nodeCapacity) {
-    if (cacheBytes < 0 || fanout < 1 || kMax < 1 || nodeCapacity < 1) {
-      throw new IllegalArgumentException("need M >= 0, t >= 1, k_max >= 1, C_t >= 1");
+      boolean halfMemory, long nodeCapacity, long headroomBytes) {
+    if (cacheBytes < 0 || fanout < 1 || kMax < 1 || nodeCapacity < 1 || headroomBytes < 0) {
+      throw new IllegalArgumentException("need M >= 0, t >= 1, k_max >= 1, C_t >= 1, headroom >= 0");
     }
     int n = levels.size();
-    double budget = halfMemory ? cacheBytes / 2.0 : cacheBytes;
+    double budget = Math.max(0, (halfMemory ? cacheBytes / 2.0 : cacheBytes) - headroomBytes);
     double[] above = new double[n + 2]; // above[m] = Σ_{j<m} D_j
     double[] below = new double[n + 2]; // below[m] = Σ_{j>m} A_j
     for (int level = 1; level <= n; level++) {
@@ -137,7 +146,7 @@ public final class MkChooser {
     }
     int m = 1;
     for (int level = n + 1; level >= 1; level--) {
-      if (above[level] + below[level] <= budget) {
+      if (above[level] + below[level - 1] <= budget) { // below[level − 1] = Σ_{j ≥ level} A_j
         m = level;
         break;
       }

@@ -1,6 +1,7 @@
 package io.iam.core.tree.iam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.tree.iam.MkChooser.Choice;
@@ -82,14 +83,24 @@ class MkChooserTest {
     return new MkChooser.LevelShape(bytes, nodes, appendedBytes, appendedSequences);
   }
 
+  /** The measured choice with t = 10, k_max = 10, all of M, C_t = 100 and no headroom. */
+  private static Choice measured(List<MkChooser.LevelShape> levels, long cacheBytes) {
+    return MkChooser.chooseMeasured(levels, cacheBytes, 10, 10, false, 100, 0);
+  }
+
+  /** L1 10 B in 1 node, L2 100 B in 10, L3 1000 B in 40 nodes holding {@code appended} B in {@code sequences}. */
+  private static List<MkChooser.LevelShape> threeLevels(long appended, long sequences) {
+    return List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, appended, sequences));
+  }
+
   @Test
   void measuredHandComputed() {
     // C_t = 100, t = 10: a_m is at least 10. Levels: L1 10 B, L2 100 B, L3 1000 B in 40 nodes.
     // m = 4 needs 1110 > 300; m = 3 needs 110 ≤ 300. S_{3,k} = 40·(k−1)/2·10 = 200(k−1):
     // k = 2: 310 > 300, so (3, 1). With M = 310: (3, 2). D_3/t = 100 per k in formula (1) would give k = 3.
-    List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 0, 0));
-    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 300, 10, 10, false, 100));
-    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100));
+    List<MkChooser.LevelShape> d = threeLevels(0, 0);
+    assertEquals(new Choice(3, 1), measured(d, 300));
+    assertEquals(new Choice(3, 2), measured(d, 310));
     assertEquals(new Choice(3, 3), MkChooser.choose(new long[] {10, 100, 1000}, 310, 10, 10, false));
   }
 
@@ -100,13 +111,13 @@ class MkChooserTest {
     // Fixed part at m = 3: 110 + 50 = 160. M = 560: k = 2 (560), k = 3 (960) no → (3, 2).
     List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 200, 10),
         level(5000, 100, 50, 2));
-    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 560, 10, 10, false, 100));
-    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 559, 10, 10, false, 100));
+    assertEquals(new Choice(3, 2), measured(d, 560));
+    assertEquals(new Choice(3, 1), measured(d, 559));
     // Half the memory: M = 1120 behaves as 560.
-    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 1120, 10, 10, true, 100));
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 1120, 10, 10, true, 100, 0));
     // At M = 159 no m fits: m = 3 needs 160, m = 2 needs 10 + A_3 + A_4 = 260, m = 1 needs 250.
     // m = 1 is the fallback, with k = 1.
-    assertEquals(new Choice(1, 1), MkChooser.chooseMeasured(d, 159, 10, 10, false, 100));
+    assertEquals(new Choice(1, 1), measured(d, 159));
   }
 
   @Test
@@ -114,35 +125,58 @@ class MkChooserTest {
     // As measuredHandComputed at M = 310 → (3, 2), but L3 now holds 190 B of appended sequences in
     // 100 of them (over 40 nodes, 3.5 sequences each on average): 110 + 190 = 300 > 0.95 · 310,
     // so k goes one step lower, to 1.
-    List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0), level(1000, 40, 190, 100));
+    List<MkChooser.LevelShape> d = threeLevels(190, 100);
     // a_3 = max(10, 1.9) = 10, so the estimate is as before.
-    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100));
-    // With M = 1000 and L3 holding 960 B in 60 appended sequences: a_3 = 16, the estimate
-    // 110 + 40(k−1)/2·16 ≤ 1000 gives k = 3; holding 110 + 960 = 1070 > 950, k goes to 2.
-    List<MkChooser.LevelShape> full = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
-        level(1000, 40, 960, 60));
-    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(full, 1000, 10, 10, false, 100));
+    assertEquals(new Choice(3, 1), measured(d, 310));
+    // With M = 1000 and L3 holding 870 B in 60 appended sequences: m = 3 fits (110 + 870 = 980),
+    // a_3 = 14.5, the estimate 110 + 40(k−1)/2·14.5 ≤ 1000 gives k = 4; holding 980 > 950, k goes
+    // to 3.
+    List<MkChooser.LevelShape> full = threeLevels(870, 60);
+    assertEquals(new Choice(3, 3), measured(full, 1000));
     // Holding 110 + 800 = 910 ≤ 950: no cap. a_3 = 800/60 = 13.3: 110 + 40(k−1)/2·13.3 ≤ 1000 → k = 4.
     // (With the cap it would have been 2: the cap is what the previous case shows.)
-    List<MkChooser.LevelShape> under = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
-        level(1000, 40, 800, 60));
-    assertEquals(new Choice(3, 4), MkChooser.chooseMeasured(under, 1000, 10, 10, false, 100));
+    List<MkChooser.LevelShape> under = threeLevels(800, 60);
+    assertEquals(new Choice(3, 4), measured(under, 1000));
     // One step, not down to the mean: L3 holds 800 B in 80 appended sequences over 40 nodes (3
     // sequences per node on average), a_3 = 10. At M = 950 the estimate 110 + 40(k−1)/2·10 ≤ 950
     // gives k = 5; holding 110 + 800 = 910 > 902.5, k goes to 4 (capping at the mean gave 3).
-    List<MkChooser.LevelShape> many = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0),
-        level(1000, 40, 800, 80));
-    assertEquals(new Choice(3, 4), MkChooser.chooseMeasured(many, 950, 10, 10, false, 100));
-    assertEquals(new Choice(3, 5), MkChooser.chooseMeasured(many, 970, 10, 10, false, 100)); // 910 ≤ 921.5: no cap
+    List<MkChooser.LevelShape> many = threeLevels(800, 80);
+    assertEquals(new Choice(3, 4), measured(many, 950));
+    assertEquals(new Choice(3, 5), measured(many, 970)); // 910 ≤ 921.5: no cap
+  }
+
+  @Test
+  void measuredCountsWhatTheMixedLevelHoldsNow() {
+    // L3 still holds 250 B of appended sequences from a larger k. At M = 310, m = 3 would promise
+    // the cache 110 B for levels 1–2 and nothing for L3 at k = 1, while L3's sequences take 250:
+    // 360 > 310. So m = 2: 10 + 250 = 260 fits, and S_{2,k} = 10·(k−1)/2·10 = 50(k−1) gives k = 2
+    // (310). Not counting A_3, the choice was (3, 1), holding 360.
+    assertEquals(new Choice(2, 2), measured(threeLevels(250, 25), 310));
+    // L3 holding 960 B at M = 1000: 110 + 960 > 1000, so m = 2 (10 + 960 = 970); k = 2 needs
+    // 970 + 50 = 1020 > 1000, so k = 1.
+    assertEquals(new Choice(2, 1), measured(threeLevels(960, 60), 1000));
+  }
+
+  @Test
+  void measuredKeepsTheHeadroomFree() {
+    // measuredHandComputed's levels: (3, 2) at M = 310; 10 B of headroom leave 300, so (3, 1).
+    List<MkChooser.LevelShape> d = threeLevels(0, 0);
+    assertEquals(new Choice(3, 2), measured(d, 310));
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100, 10));
+    // Half the memory takes the headroom from M/2: 620 / 2 − 10 = 300.
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 620, 10, 10, true, 100, 10));
+    // Headroom beyond the cache leaves nothing: only m = 1 fits an empty budget.
+    assertEquals(new Choice(1, 1), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100, 400));
+    assertThrows(IllegalArgumentException.class, () -> MkChooser.chooseMeasured(d, 310, 10, 10, false, 100, -1));
   }
 
   @Test
   void measuredEdges() {
-    assertEquals(new Choice(1, 1), MkChooser.chooseMeasured(List.of(), 0, 10, 10, false, 100));
+    assertEquals(new Choice(1, 1), measured(List.of(), 0));
     List<MkChooser.LevelShape> d = List.of(level(10, 1, 0, 0), level(100, 10, 0, 0));
-    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 110, 10, 10, false, 100));
-    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 1_000_000, 10, 10, false, 100));
+    assertEquals(new Choice(3, 1), measured(d, 110));
+    assertEquals(new Choice(3, 1), measured(d, 1_000_000));
     // M = 109: m = 2 (10 ≤ 109), S_{2,k} = 10·(k−1)/2·10 = 50(k−1): k = 2 (60), k = 3 (110 > 109) → (2, 2).
-    assertEquals(new Choice(2, 2), MkChooser.chooseMeasured(d, 109, 10, 10, false, 100));
+    assertEquals(new Choice(2, 2), measured(d, 109));
   }
 }
