@@ -79,13 +79,21 @@ final class NodeTree {
   private final boolean halfBudget;
   private final boolean fillCache;
   /**
-   * The cache the m/k choice leaves free for what running jobs add before the next choice: a
-   * memtable flush's level-1 sequences (C_t), and for each background thread a node job's output,
-   * cached while the parent's sequences it copies still are (up to the hard limit, 2 C_t).
+   * The cache the m/k choice leaves free for what a running memtable flush adds before the next
+   * choice sees it: its level-1 sequences, C_t. (A node job adds nothing on balance: the node it
+   * replaces gives up its protection while the job runs, see {@link #replacing}.)
    */
   private final long headroom;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
+  /**
+   * The files of the nodes that running jobs flush, split, move or combine. {@link
+   * #refreshProtection} leaves them unprotected while the job runs: the job caches the sequences it
+   * writes as it goes, and the node's own blocks, which the job makes obsolete, would otherwise
+   * hold their room in the protected pool until the job's edit is installed. They stay resident in
+   * the normal pool meanwhile, and regain protection if the job fails.
+   */
+  private final Set<Long> replacing = ConcurrentHashMap.newKeySet();
   /** Serializes {@link #refreshProtection}, so the newest version's protection is applied last. */
   private final Object protectionLock = new Object();
   /**
@@ -135,7 +143,7 @@ final class NodeTree {
     this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
     this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
     this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
-    this.headroom = (1 + (long) HARD_LIMIT * options.get(StoreOptions.BACKGROUND_THREADS)) * capacity;
+    this.headroom = capacity;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
@@ -547,7 +555,7 @@ final class NodeTree {
         for (int level = 1; level <= v.depth(); level++) {
           for (NodeMeta n : v.nodes(level)) {
             FileMeta f = n.file();
-            if (f == null) {
+            if (f == null || replacing.contains(f.fileNumber())) {
               continue;
             }
             if (level < md.m()) {
@@ -571,6 +579,11 @@ final class NodeTree {
    * the memtable's summary and {@code logNumber} the oldest log still needed afterwards.
    */
   boolean run(NodeJob job, Source source, Long logNumber, Io io) throws IOException {
+    Long parentFile = job.node() == null || job.node().file() == null ? null : job.node().file().fileNumber();
+    if (parentFile != null) {
+      replacing.add(parentFile);
+      refreshProtection(); // its blocks make way for the copies the job is about to cache
+    }
     try {
       Version v = versions.pinCurrent();
       try {
@@ -581,6 +594,9 @@ final class NodeTree {
     } finally {
       if (job.kind() == NodeJob.Kind.COMBINE) {
         combining.set(false);
+      }
+      if (parentFile != null) {
+        replacing.remove(parentFile);
       }
       refreshProtection();
     }

@@ -116,10 +116,10 @@ public final class MkChooser {
    * the budget, k is lowered by one more step (never below 1), so that the fuller nodes merge.
    *
    * <p>The budget is M (or M/2) less {@code headroomBytes}: what the jobs running when the choice
-   * is made can add to the cache before the next choice sees it (sequences filled as they are
-   * written, and a job's output cached while the sequences it replaces still are). Without it the
-   * cache's protected pool ran out of room at the busiest moments and demoted blocks the rule
-   * meant to keep (docs/iam-tree.md, session 12).
+   * is made can add to the cache before the next choice sees it (the engine passes C_t, a memtable
+   * flush's new level-1 sequences, filled as they are written). Without it the cache's protected
+   * pool ran out of room at the busiest moments and demoted blocks the rule meant to keep
+   * (docs/iam-tree.md, session 12).
    *
    * @param levels levels 1..n (index 0 is level 1)
    * @param cacheBytes M ≥ 0
