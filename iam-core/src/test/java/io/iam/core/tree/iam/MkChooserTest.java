@@ -115,8 +115,8 @@ class MkChooserTest {
     assertEquals(new Choice(3, 1), measured(d, 559));
     // Half the memory: M = 1120 behaves as 560.
     assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 1120, 10, 10, true, 100, 0));
-    // At M = 159 no m fits: m = 3 needs 160, m = 2 needs 10 + A_3 + A_4 = 260, m = 1 needs 250.
-    // m = 1 is the fallback, with k = 1.
+    // At M = 159 no m fits: m = 3 needs 110 + A_3 + A_4 = 360, m = 2 needs 10 + 250 = 260, m = 1
+    // needs 250. m = 1 is the fallback, with k = 1.
     assertEquals(new Choice(1, 1), measured(d, 159));
   }
 
@@ -134,7 +134,7 @@ class MkChooserTest {
     List<MkChooser.LevelShape> full = threeLevels(870, 60);
     assertEquals(new Choice(3, 3), measured(full, 1000));
     // Holding 110 + 800 = 910 ≤ 950: no cap. a_3 = 800/60 = 13.3: 110 + 40(k−1)/2·13.3 ≤ 1000 → k = 4.
-    // (With the cap it would have been 2: the cap is what the previous case shows.)
+    // (With the cap it would have been 3: the cap is what the previous case shows.)
     List<MkChooser.LevelShape> under = threeLevels(800, 60);
     assertEquals(new Choice(3, 4), measured(under, 1000));
     // One step, not down to the mean: L3 holds 800 B in 80 appended sequences over 40 nodes (3
