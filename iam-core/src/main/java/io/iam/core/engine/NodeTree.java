@@ -78,12 +78,6 @@ final class NodeTree {
   private final int fixedK;
   private final boolean halfBudget;
   private final boolean fillCache;
-  /**
-   * The cache the m/k choice leaves free for what a running memtable flush adds before the next
-   * choice sees it: its level-1 sequences, C_t. (A node job adds nothing on balance: the node it
-   * replaces gives up its protection while the job runs, see {@link #replacing}.)
-   */
-  private final long headroom;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
   /**
@@ -143,7 +137,6 @@ final class NodeTree {
     this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
     this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
     this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
-    this.headroom = capacity;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
@@ -197,8 +190,10 @@ final class NodeTree {
         if (memo != null && memo.version() == v) {
           yield memo.mode();
         }
+        // Headroom: one C_t, what a memtable flush running now caches before the next choice sees it.
+        // A node job adds nothing on balance: the node it replaces gives up its room (replacing).
         MkChooser.Choice c = MkChooser.chooseMeasured(levelShapes(v), cache.capacityBytes(), fanout, fanout,
-            halfBudget, capacity, headroom);
+            halfBudget, capacity, capacity);
         Mode fresh = Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
         chosen = new Chosen(v, fresh);
         yield fresh;
