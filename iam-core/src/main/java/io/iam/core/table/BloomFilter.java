@@ -15,9 +15,12 @@ public final class BloomFilter {
   private static final int SEED = 0xbc9f1d34;
 
   private final byte[] data;
+  /** Probe positions are the hash modulo the number of bits. */
+  private final FastRemainder bits;
 
   private BloomFilter(byte[] data) {
     this.data = data;
+    this.bits = new FastRemainder(8L * (data.length - 1));
   }
 
   /** Number of probes for a bits-per-key setting. */
@@ -70,11 +73,10 @@ public final class BloomFilter {
     if (k > 30) {
       return true;
     }
-    long bits = 8L * (data.length - 1);
     int h = hash(key, off, len);
     int delta = Integer.rotateRight(h, 17);
     for (int j = 0; j < k; j++) {
-      long bit = Integer.toUnsignedLong(h) % bits;
+      long bit = bits.of(h);
       if ((data[(int) (bit >>> 3)] & (1 << (bit & 7))) == 0) {
         return false;
       }
@@ -170,14 +172,14 @@ public final class BloomFilter {
         throw new IllegalStateException("Bloom filter too large: " + count + " keys");
       }
       byte[] data = new byte[(int) bytes + 1];
-      long bits = 8 * bytes;
+      FastRemainder bits = new FastRemainder(8 * bytes);
       int k = probes(bitsPerKey);
       data[data.length - 1] = (byte) k;
       for (int i = 0; i < count; i++) {
         int h = hashes[i];
         int delta = Integer.rotateRight(h, 17);
         for (int j = 0; j < k; j++) {
-          long bit = Integer.toUnsignedLong(h) % bits;
+          long bit = bits.of(h);
           data[(int) (bit >>> 3)] |= (byte) (1 << (bit & 7));
           h += delta;
         }

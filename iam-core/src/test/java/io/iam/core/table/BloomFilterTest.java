@@ -96,6 +96,58 @@ class BloomFilterTest {
   }
 
   @Test
+  void bitPositionsAreTheFormatsHashModuloTheBitCount() {
+    // The probe positions are part of the file format: pin them to the format's definition
+    // (double hashing, each position the unsigned hash modulo the bit count), computed here with a
+    // plain division, for filters of several sizes.
+    Random r = new Random(5);
+    for (int n : new int[] {1, 7, 100, 3_001}) {
+      List<byte[]> keys = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        byte[] k = new byte[8 + r.nextInt(17)];
+        r.nextBytes(k);
+        keys.add(k);
+      }
+      for (int bitsPerKey : new int[] {3, 10, 14}) {
+        long bits = 8 * ((Math.max(64L, (long) n * bitsPerKey) + 7) / 8);
+        byte[] expected = new byte[(int) (bits / 8) + 1];
+        int k = BloomFilter.probes(bitsPerKey);
+        expected[expected.length - 1] = (byte) k;
+        for (byte[] key : keys) {
+          int h = BloomFilter.hash(key, 0, key.length);
+          int delta = Integer.rotateRight(h, 17);
+          for (int j = 0; j < k; j++) {
+            long bit = Integer.toUnsignedLong(h) % bits;
+            expected[(int) (bit >>> 3)] |= (byte) (1 << (bit & 7));
+            h += delta;
+          }
+        }
+        BloomFilter f = BloomFilter.build(keys, bitsPerKey);
+        assertArrayEquals(expected, f.toBytes(), n + " keys, " + bitsPerKey + " bits per key");
+        for (int i = 0; i < 2_000; i++) { // and a probe reads exactly those positions
+          byte[] probe = new byte[12];
+          r.nextBytes(probe);
+          assertEquals(referenceMayContain(expected, probe), f.mayContain(probe));
+        }
+      }
+    }
+  }
+
+  private static boolean referenceMayContain(byte[] data, byte[] key) {
+    long bits = 8L * (data.length - 1);
+    int h = BloomFilter.hash(key, 0, key.length);
+    int delta = Integer.rotateRight(h, 17);
+    for (int j = 0; j < data[data.length - 1]; j++) {
+      long bit = Integer.toUnsignedLong(h) % bits;
+      if ((data[(int) (bit >>> 3)] & (1 << (bit & 7))) == 0) {
+        return false;
+      }
+      h += delta;
+    }
+    return true;
+  }
+
+  @Test
   void serializedFilterAnswersTheSame() {
     List<byte[]> keys = List.of(key(1), key(2), key(3));
     BloomFilter f = BloomFilter.build(keys, 10);
