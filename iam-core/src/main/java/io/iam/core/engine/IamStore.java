@@ -126,6 +126,11 @@ public final class IamStore implements AutoCloseable {
   private IOException writeError;
   private long retryNanos;
   private volatile boolean closing;
+  /**
+   * The memtable and the immutable ones, newest first, as reads see them: republished under
+   * {@code mutex} whenever a memtable is switched, flushed or recovered.
+   */
+  private volatile List<MemTable> readMemtables;
 
   /** A full memtable waiting for its flush, and the log that holds its writes. */
   private record Immutable(MemTable table, long logNumber) {}
@@ -188,6 +193,7 @@ public final class IamStore implements AutoCloseable {
       return t;
     });
     this.mem = new MemTable(cmp);
+    this.readMemtables = List.of(mem);
     this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
         ? new NodeTree(versions, tables, stats, blockCache, cmp, options) : null;
     this.lsbm = options.get(StoreOptions.TREE) == TreeKind.LSBM
@@ -381,6 +387,7 @@ public final class IamStore implements AutoCloseable {
     mutex.lock();
     try {
       imms.addAll(recovered);
+      publishMemtables();
     } finally {
       mutex.unlock();
     }
@@ -612,6 +619,14 @@ public final class IamStore implements AutoCloseable {
     }
   }
 
+  /** Publishes {@link #readMemtables} from {@code mem} and {@code imms}. Called holding {@code mutex}. */
+  private void publishMemtables() {
+    List<MemTable> memtables = new ArrayList<>();
+    memtables.add(mem);
+    imms.descendingIterator().forEachRemaining(i -> memtables.add(i.table()));
+    readMemtables = List.copyOf(memtables);
+  }
+
   /**
    * Freezes the memtable and starts a new one with a new log. The new log is opened first: if that
    * fails, nothing has changed. Called holding {@code mutex}.
@@ -621,6 +636,7 @@ public final class IamStore implements AutoCloseable {
     openLog(versions.newFileNumber());
     imms.addLast(new Immutable(mem, frozenLog));
     mem = new MemTable(cmp);
+    publishMemtables();
   }
 
   // ---------------------------------------------------------------- reads
@@ -631,13 +647,23 @@ public final class IamStore implements AutoCloseable {
   }
 
   /**
-   * What one read sees, taken atomically under {@code mutex}: its sequence number, the memtables
-   * newest first, and the pinned version (release it with {@link Version#unref()}).
+   * What one read sees: its sequence number, the memtables newest first, and the pinned version
+   * (release it with {@link Version#unref()}). Reads take it without the store's mutex (except
+   * with tree=minmax), so they never wait for writers, flushes or compactions.
    */
   private record ReadView(long sequence, List<MemTable> memtables, Version version, long minmaxTicket) {}
 
   private ReadView readView(ReadOptions opts) throws IOException {
-    mutex.lock();
+    if (minmax == null) {
+      // Without the mutex, in this order: the sequence, then the memtables, then the version. A
+      // write at or below the sequence has reached a memtable, and that memtable is in the list
+      // read after it, or has left the list after its flush installed the version pinned after it.
+      ensureOpen();
+      long sequence = sequenceOf(opts);
+      List<MemTable> memtables = readMemtables;
+      return new ReadView(sequence, memtables, versions.pinCurrent(), 0);
+    }
+    mutex.lock(); // tree=minmax: its read ticket is taken with the view, before the version is pinned
     try {
       ensureOpen();
       List<MemTable> memtables = new ArrayList<>();
@@ -1034,7 +1060,8 @@ public final class IamStore implements AutoCloseable {
   /** After a flush: drops the memtable if it succeeded, else backs off for a retry. Holds {@code mutex}. */
   private void finishFlush(IOException failure, List<Long> outputs) {
     if (failure == null) {
-      imms.pollFirst();
+      imms.pollFirst(); // after the flush's version was installed: a read that no longer sees the memtable finds its data there
+      publishMemtables();
       retryNanos = 0;
       stats.flushes.increment();
     } else {

@@ -29,7 +29,9 @@ public final class Version {
   private final CompactionBuffer buffer;
   /** tree=stack: the flushes each file of level 0 holds, by file number (empty otherwise). */
   private final Map<Long, VersionEdit.FlushRange> flushRanges;
+  /** Pins by readers and jobs; {@link #RELEASED} once the purge has let it go. */
   private final AtomicInteger refs = new AtomicInteger();
+  private static final int RELEASED = -1;
 
   Version(InternalKeyComparator cmp, List<List<FileMeta>> levels) {
     this(cmp, levels, emptyNodes(levels.size()), 0, CompactionBuffer.empty(cmp.userComparator(), levels.size()), Map.of());
@@ -302,8 +304,20 @@ public final class Version {
     return buffer;
   }
 
-  public void ref() {
-    refs.incrementAndGet();
+  /**
+   * Pins this version unless the purge has already released it (then false: it is retired and
+   * unpinned, and its files may be gone). Lock-free, for {@link VersionSet#pinCurrent}.
+   */
+  boolean tryRef() {
+    while (true) {
+      int n = refs.get();
+      if (n == RELEASED) {
+        return false;
+      }
+      if (refs.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
   }
 
   public void unref() {
@@ -312,8 +326,12 @@ public final class Version {
     }
   }
 
-  boolean pinned() {
-    return refs.get() > 0;
+  /**
+   * For the purge, on a retired version: true if nothing pins it, and then no one can pin it any
+   * more ({@link #tryRef} fails), so its files may go; false if it is pinned.
+   */
+  boolean release() {
+    return refs.get() == RELEASED || refs.compareAndSet(0, RELEASED);
   }
 
   @Override

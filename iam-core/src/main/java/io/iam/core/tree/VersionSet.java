@@ -311,11 +311,17 @@ public final class VersionSet implements Closeable {
     return current;
   }
 
-  /** Pins and returns the current version atomically with respect to edits. */
-  public synchronized Version pinCurrent() {
-    Version v = current;
-    v.ref();
-    return v;
+  /**
+   * Pins and returns the current version, without waiting for an edit being logged: if the
+   * version read was retired and released in between, the newer current one is pinned instead.
+   */
+  public Version pinCurrent() {
+    while (true) {
+      Version v = current;
+      if (v.tryRef()) {
+        return v;
+      }
+    }
   }
 
   /**
@@ -362,11 +368,11 @@ public final class VersionSet implements Closeable {
     Set<Long> live = new HashSet<>();
     for (Iterator<Version> it = retired.iterator(); it.hasNext(); ) {
       Version v = it.next();
-      if (v.pinned()) {
+      if (v.release()) {
+        it.remove();
+      } else {
         v.allFiles().forEach(f -> live.add(f.fileNumber()));
         v.buffer().allFiles().forEach(f -> live.add(f.fileNumber()));
-      } else {
-        it.remove();
       }
     }
     current.allFiles().forEach(f -> live.add(f.fileNumber()));
