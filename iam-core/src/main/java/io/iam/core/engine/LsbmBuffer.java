@@ -136,15 +136,14 @@ final class LsbmBuffer implements AutoCloseable {
    */
   TableCache.Found get(Version v, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
     CompactionBuffer buffer = v.buffer();
-    List<BufferFile> covering = buffer.sourcesCovering(f.fileNumber(), key);
-    if (covering == null) {
+    if (!buffer.hasSources(f.fileNumber())) {
       return tables.get(f, seek, key);
     }
-    if (!tables.mayContain(f, key)) {
+    if (!tables.mayContain(f, key)) { // most levels of a read hold no version of the key: ruled out before the walk
       return null;
     }
     stats.bufferLookups.increment();
-    TableCache.Found found = resolve(buffer, f, covering, key, seek);
+    TableCache.Found found = resolve(buffer, f, buffer.coveringOrNull(f.fileNumber(), key), key, seek);
     if (found != null && found.sequence() > sequence) {
       return tables.get(f, seek, key); // cannot happen: buffer files are older than the files of the pinned version
     }
@@ -158,7 +157,7 @@ final class LsbmBuffer implements AutoCloseable {
    * out, and each is itself resolved through its own sources. A removed source that may hold the
    * key sends the read to {@code x} itself.
    */
-  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, List<BufferFile> covering, byte[] key,
+  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, BufferFile[] covering, byte[] key,
       byte[] seek) throws IOException {
     for (BufferFile s : covering) {
       if (!s.filter().mayContain(key)) {
@@ -168,7 +167,7 @@ final class LsbmBuffer implements AutoCloseable {
         stats.bufferFallbacks.increment();
         return tables.get(x, seek, key);
       }
-      List<BufferFile> deeper = buffer.sourcesCovering(s.fileNumber(), key);
+      BufferFile[] deeper = buffer.coveringOrNull(s.fileNumber(), key);
       TableCache.Found found = deeper == null ? tables.get(s.file(), seek, key) : resolve(buffer, s.file(), deeper, key, seek);
       if (found != null) {
         if (deeper == null) {

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The compaction buffer of a leveled tree (with gear levels, {@link io.iam.core.tree.GearPicker},
@@ -39,6 +40,8 @@ public final class CompactionBuffer {
   private final List<List<BufferFile>> files;
   /** By file number (a file of the levels or of the buffer): the files it was merged from, newest data first. */
   private final Map<Long, List<BufferFile>> sources;
+  /** {@link SourceIndex}es of {@link #sources}' lists, built as reads ask for them. */
+  private final Map<Long, SourceIndex> indexes = new ConcurrentHashMap<>();
   /** Numbers of every file in {@link #files}. */
   private final Set<Long> present;
   private final boolean[] frozen;
@@ -169,17 +172,36 @@ public final class CompactionBuffer {
    * read itself.
    */
   public List<BufferFile> sourcesCovering(long fileNumber, byte[] userKey) {
-    List<BufferFile> all = sources.get(fileNumber);
-    if (all == null) {
-      return null;
-    }
-    List<BufferFile> out = new ArrayList<>();
-    for (BufferFile b : all) {
-      if (user.compare(b.lo(), userKey) <= 0 && user.compare(b.hi(), userKey) >= 0) {
-        out.add(b);
+    SourceIndex index = sourceIndex(fileNumber);
+    return index == null ? null : List.of(index.covering(userKey));
+  }
+
+  /**
+   * {@link #sourcesCovering} for reads, which ask it at every level: the array is the index's own
+   * (never changed by the caller) and nothing is copied. Null if the file has no sources.
+   */
+  public BufferFile[] coveringOrNull(long fileNumber, byte[] userKey) {
+    SourceIndex index = sourceIndex(fileNumber);
+    return index == null ? null : index.covering(userKey);
+  }
+
+  /** Whether file {@code fileNumber} has sources (else it is read itself). */
+  public boolean hasSources(long fileNumber) {
+    return sources.containsKey(fileNumber);
+  }
+
+  /** The index of a file's sources, built on first use; null if it has none. */
+  private SourceIndex sourceIndex(long fileNumber) {
+    SourceIndex index = indexes.get(fileNumber);
+    if (index == null) {
+      List<BufferFile> all = sources.get(fileNumber);
+      if (all == null) {
+        return null;
       }
+      index = SourceIndex.of(all, user);
+      indexes.putIfAbsent(fileNumber, index); // two readers may build it at once: either result serves
     }
-    return out;
+    return index;
   }
 
   /**
