@@ -41,6 +41,19 @@ class FastRemainderTest {
   }
 
   @Test
+  void theInverseIsTheUnsignedQuotientOfTheLargestLong() {
+    SplittableRandom r = new SplittableRandom(9);
+    List<Long> divisors = new ArrayList<>(List.of(1L, 2L, 3L, 7L, 0xFFFF_FFFFL, 1L << 32, Long.MAX_VALUE));
+    for (int i = 0; i < 10_000; i++) {
+      divisors.add(1 + r.nextLong(Long.MAX_VALUE));
+      divisors.add(1 + r.nextLong(1L << 33));
+    }
+    for (long d : divisors) {
+      assertEquals(Long.divideUnsigned(-1L, d), FastRemainder.floorOfMaxOver(d), "divisor " + d);
+    }
+  }
+
+  @Test
   void aDivisorMustBePositive() {
     assertThrows(IllegalArgumentException.class, () -> new FastRemainder(0));
     assertThrows(IllegalArgumentException.class, () -> new FastRemainder(-8));
