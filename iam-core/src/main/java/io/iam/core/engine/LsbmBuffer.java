@@ -15,6 +15,7 @@ import io.iam.core.tree.lsbm.BufferedMerge;
 import io.iam.core.tree.lsbm.CompactionBuffer;
 import io.iam.core.tree.lsbm.KeyFilter;
 import io.iam.core.tree.lsbm.LsbmConfig;
+import io.iam.core.tree.lsbm.SourceIndex;
 import io.iam.core.tree.lsbm.TrimPlanner;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -135,15 +136,15 @@ final class LsbmBuffer implements AutoCloseable {
    * level's answer: the version found, or null if the level holds none.
    */
   TableCache.Found get(Version v, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
-    CompactionBuffer buffer = v.buffer();
-    if (!buffer.hasSources(f.fileNumber())) {
+    SourceIndex sources = v.buffer().sourceIndex(f.fileNumber());
+    if (sources == null) {
       return tables.get(f, seek, key);
     }
     if (!tables.mayContain(f, key)) { // most levels of a read hold no version of the key: ruled out before the walk
       return null;
     }
     stats.bufferLookups.increment();
-    TableCache.Found found = resolve(buffer, f, buffer.coveringOrNull(f.fileNumber(), key), key, seek);
+    TableCache.Found found = resolve(f, sources.covering(key), key, seek);
     if (found != null && found.sequence() > sequence) {
       return tables.get(f, seek, key); // cannot happen: buffer files are older than the files of the pinned version
     }
@@ -157,18 +158,20 @@ final class LsbmBuffer implements AutoCloseable {
    * out, and each is itself resolved through its own sources. A removed source that may hold the
    * key sends the read to {@code x} itself.
    */
-  private TableCache.Found resolve(CompactionBuffer buffer, FileMeta x, BufferFile[] covering, byte[] key,
-      byte[] seek) throws IOException {
-    for (BufferFile s : covering) {
-      if (!s.filter().mayContain(key)) {
+  private TableCache.Found resolve(FileMeta x, SourceIndex.Source[] covering, byte[] key, byte[] seek)
+      throws IOException {
+    for (SourceIndex.Source s : covering) {
+      if (!s.file().filter().mayContain(key)) {
         continue;
       }
-      if (!buffer.contains(s.fileNumber())) {
+      if (!s.present()) {
         stats.bufferFallbacks.increment();
         return tables.get(x, seek, key);
       }
-      BufferFile[] deeper = buffer.coveringOrNull(s.fileNumber(), key);
-      TableCache.Found found = deeper == null ? tables.get(s.file(), seek, key) : resolve(buffer, s.file(), deeper, key, seek);
+      SourceIndex deeper = s.sources();
+      TableCache.Found found = deeper == null
+          ? tables.getAdmitted(s.file().file(), seek, key)
+          : resolve(s.file().file(), deeper.covering(key), key, seek);
       if (found != null) {
         if (deeper == null) {
           stats.bufferHits.increment();

@@ -105,14 +105,28 @@ final class TableCache implements Closeable {
    * null if the file has none.
    */
   Found get(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
+    return get(f, seekKey, userKey, false);
+  }
+
+  /**
+   * {@link #get} for a file whose Bloom filters the caller has just found to admit the key (tree=lsbm's
+   * walk over sources): a file of one sequence is searched without checking its filter again.
+   */
+  Found getAdmitted(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
+    return get(f, seekKey, userKey, f.sequenceCount() == 1);
+  }
+
+  private Found get(FileMeta f, byte[] seekKey, byte[] userKey, boolean admitted) throws IOException {
     MSTableReader r = reader(f);
     KeyComparator user = cmp.userComparator();
     for (int i = f.sequenceCount() - 1; i >= 0; i--) {
       SequenceReader s = r.sequence(i);
-      stats.bloomChecked.increment();
-      if (!s.mayContain(userKey)) {
-        stats.bloomUseful.increment();
-        continue;
+      if (!admitted) { // else the caller's check of this, the file's only filter, stands
+        stats.bloomChecked.increment();
+        if (!s.mayContain(userKey)) {
+          stats.bloomUseful.increment();
+          continue;
+        }
       }
       Entry e = s.seek(seekKey);
       byte[] k = e == null ? null : e.key();

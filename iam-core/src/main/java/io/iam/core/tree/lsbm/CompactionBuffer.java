@@ -4,6 +4,7 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.tree.FileMeta;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -173,32 +174,21 @@ public final class CompactionBuffer {
    */
   public List<BufferFile> sourcesCovering(long fileNumber, byte[] userKey) {
     SourceIndex index = sourceIndex(fileNumber);
-    return index == null ? null : List.of(index.covering(userKey));
+    return index == null ? null : Arrays.stream(index.covering(userKey)).map(SourceIndex.Source::file).toList();
   }
 
   /**
-   * {@link #sourcesCovering} for reads, which ask it at every level: the array is the index's own
-   * (never changed by the caller) and nothing is copied. Null if the file has no sources.
+   * The index of file {@code fileNumber}'s sources as this buffer holds them, for reads (built on
+   * first use); null if the file has no sources and must be read itself.
    */
-  public BufferFile[] coveringOrNull(long fileNumber, byte[] userKey) {
-    SourceIndex index = sourceIndex(fileNumber);
-    return index == null ? null : index.covering(userKey);
-  }
-
-  /** Whether file {@code fileNumber} has sources (else it is read itself). */
-  public boolean hasSources(long fileNumber) {
-    return sources.containsKey(fileNumber);
-  }
-
-  /** The index of a file's sources, built on first use; null if it has none. */
-  private SourceIndex sourceIndex(long fileNumber) {
+  public SourceIndex sourceIndex(long fileNumber) {
     SourceIndex index = indexes.get(fileNumber);
     if (index == null) {
       List<BufferFile> all = sources.get(fileNumber);
       if (all == null) {
         return null;
       }
-      index = SourceIndex.of(all, user);
+      index = SourceIndex.of(all, this);
       indexes.putIfAbsent(fileNumber, index); // two readers may build it at once: either result serves
     }
     return index;

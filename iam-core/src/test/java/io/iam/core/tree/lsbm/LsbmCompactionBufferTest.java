@@ -142,6 +142,17 @@ class LsbmCompactionBufferTest {
     assertTrue(b.contains(3), "o1 cannot be rebuilt from its sources any more: it is kept itself");
     assertEquals(List.of(4L, 3L), numbers(b.sources(5)));
     assertEquals(List.of(1L, 2L), numbers(b.sources(3)), "o1 keeps its list: w1 still answers where no marker covers");
+    // what a read of c walks: o2's index, then o1's own, with the marker resolved as removed
+    SourceIndex.Source[] throughO2 = b.sourceIndex(5).covering(u("c"));
+    assertEquals(1, throughO2.length, "u2 [n, p] does not cover c");
+    assertEquals(3L, throughO2[0].file().fileNumber());
+    assertTrue(throughO2[0].present());
+    SourceIndex.Source[] throughO1 = throughO2[0].sources().covering(u("c"));
+    assertEquals(List.of(1L, 2L), List.of(throughO1[0].file().fileNumber(), throughO1[1].file().fileNumber()));
+    assertFalse(throughO1[0].present(), "the removed file is a marker");
+    assertTrue(throughO1[1].present());
+    assertNull(throughO1[1].sources(), "w1 has no sources: it is read itself");
+    assertNull(b.sourceIndex(2));
     Map<Long, TrimPlanner.Residency> cold = Map.of();
     assertFalse(TrimPlanner.plan(b, cold, b.epoch(), 0.5).contains(new BufferChange.Removal(2, 3)),
         "a file read through its sources is not judged by its own residency");

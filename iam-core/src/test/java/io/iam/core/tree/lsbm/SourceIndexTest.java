@@ -40,19 +40,22 @@ class SourceIndexTest {
     return out;
   }
 
-  private static List<Long> numbers(BufferFile[] files) {
+  private static List<Long> numbers(SourceIndex.Source[] sources) {
     List<Long> out = new ArrayList<>();
-    for (BufferFile b : files) {
-      out.add(b.fileNumber());
+    for (SourceIndex.Source s : sources) {
+      out.add(s.file().fileNumber());
     }
     return out;
   }
+
+  /** A buffer that holds nothing: the index's own answers do not depend on it. */
+  private static final CompactionBuffer EMPTY = CompactionBuffer.empty(USER, 2);
 
   @Test
   void aHandMadeListKeepsItsOrderAtEveryPieceOfTheKeySpace() {
     // newest data first: 7 [d, k], 5 [a, f], 6 [f, f], 9 [h, z]
     List<BufferFile> sources = List.of(source(7, "d", "k"), source(5, "a", "f"), source(6, "f", "f"), source(9, "h", "z"));
-    SourceIndex index = SourceIndex.of(sources, USER);
+    SourceIndex index = SourceIndex.of(sources, EMPTY);
     assertEquals(List.of(), numbers(index.covering(u("0"))), "before every range");
     assertEquals(List.of(5L), numbers(index.covering(u("a"))), "a range's first key");
     assertEquals(List.of(5L), numbers(index.covering(u("c"))));
@@ -79,7 +82,7 @@ class SourceIndexTest {
         int b = a + r.nextInt(20); // some one-key ranges, many shared ends
         sources.add(source(100 + i, String.format("k%03d", a), String.format("k%03d", b)));
       }
-      SourceIndex index = SourceIndex.of(sources, USER);
+      SourceIndex index = SourceIndex.of(sources, EMPTY);
       for (int k = 0; k < 90; k++) {
         for (String key : new String[] {String.format("k%03d", k), String.format("k%03d!", k)}) { // ends and gaps
           List<Long> expected = scan(sources, u(key));
