@@ -63,6 +63,12 @@ final class NodeTree {
 
   /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
   private static final int CUT_DIVISOR = 5;
+  /**
+   * The most bytes of records a node job holds in memory to read its node's files once
+   * ({@link Source#entries}): a sixteenth of the heap, at most 256 MiB. A larger node is read again
+   * by each child for its share.
+   */
+  static final long KEEP_ENTRIES_BYTES = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16);
 
   private final VersionSet versions;
   private final TableCache tables;
@@ -439,18 +445,34 @@ final class NodeTree {
   /**
    * The records of a memtable or node being flushed, summarized: their distinct user keys in order
    * and the cumulative bytes (keys + values) up to each, so a plan can put every key in the rank
-   * space and size each child's share before writing it.
+   * space and size each child's share before writing it. For a node, also the records themselves
+   * ({@code entries}) when they fit in {@link #KEEP_ENTRIES_BYTES}, so the job reads its files once;
+   * null otherwise, and for a memtable, which is in memory already.
    */
-  record Source(List<byte[]> keys, long[] cumulativeBytes) {
+  record Source(List<byte[]> keys, long[] cumulativeBytes, EntryRun entries) {
+
+    static final Source EMPTY = new Source(List.of(), new long[0], null);
 
     /** Reads {@code in} from its first entry. */
     static Source of(InternalIterator in, KeyComparator user) throws IOException {
+      return read(in, user, null, 0);
+    }
+
+    /**
+     * Reads {@code in} from its first entry and keeps its entries too, in a run ordered by {@code
+     * cmp}, if their keys and values come to at most {@code keepBytes}.
+     */
+    static Source read(InternalIterator in, KeyComparator user, InternalKeyComparator cmp, long keepBytes)
+        throws IOException {
       List<byte[]> keys = new ArrayList<>();
+      List<byte[]> entryKeys = cmp == null ? null : new ArrayList<>();
+      List<byte[]> entryValues = cmp == null ? null : new ArrayList<>();
       long[] cum = new long[64];
       long bytes = 0;
       byte[] last = null;
       for (in.seekToFirst(); in.valid(); in.next()) {
         byte[] k = in.key();
+        byte[] value = in.value();
         int len = InternalKey.userKeyLength(k.length);
         if (last == null || user.compare(k, 0, len, last, 0, last.length) != 0) {
           last = Arrays.copyOf(k, len);
@@ -459,10 +481,20 @@ final class NodeTree {
             cum = Arrays.copyOf(cum, cum.length * 2);
           }
         }
-        bytes += k.length + in.value().length;
+        bytes += k.length + value.length;
         cum[keys.size() - 1] = bytes;
+        if (entryKeys != null) {
+          if (bytes > keepBytes) {
+            entryKeys = null; // too large to hold: the children read the files themselves
+            entryValues = null;
+          } else {
+            entryKeys.add(k); // a table iterator's arrays are its own copies
+            entryValues.add(value);
+          }
+        }
       }
-      return new Source(keys, Arrays.copyOf(cum, keys.size()));
+      return new Source(keys, Arrays.copyOf(cum, keys.size()),
+          entryKeys == null ? null : new EntryRun(cmp, entryKeys, entryValues));
     }
 
     boolean isEmpty() {
@@ -604,10 +636,10 @@ final class NodeTree {
     if (job.memtable() != null) {
       src = memSource;
     } else if (node.file() == null) {
-      src = new Source(List.of(), new long[0]);
+      src = Source.EMPTY;
     } else {
       try (InternalIterator in = tables.uncachedIterator(node.file())) {
-        src = Source.of(in, user);
+        src = Source.read(in, user, cmp, KEEP_ENTRIES_BYTES);
       }
     }
     RankSpace space = RankSpace.of(v, src.keys());
@@ -626,7 +658,7 @@ final class NodeTree {
     }
     switch (plan.kind()) {
       case MOVE -> move(node, level, src, job, combine, m, io, edit);
-      case SPLIT -> split(node, level, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), m, io, edit);
+      case SPLIT -> split(node, level, src, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), m, io, edit);
       case FLUSH -> flush(plan, job, node, level, src, space, v, m, io, edit);
     }
     versions.logAndApply(edit);
@@ -636,8 +668,12 @@ final class NodeTree {
     return plan.kind() == FlushPlan.Kind.FLUSH && node != null && !combine;
   }
 
-  private InternalIterator open(NodeJob job, NodeMeta node) throws IOException {
-    return job.memtable() != null ? job.memtable().iterator() : tables.uncachedIterator(node.file());
+  /** The records being flushed: the memtable's, the node's as {@code src} holds them, or else its files'. */
+  private InternalIterator open(NodeJob job, NodeMeta node, Source src) throws IOException {
+    if (job.memtable() != null) {
+      return job.memtable().iterator();
+    }
+    return src.entries() != null ? src.entries().iterator() : tables.uncachedIterator(node.file());
   }
 
   /**
@@ -659,7 +695,7 @@ final class NodeTree {
       // Moving into the mixed or a merging level with more sequences than that level lets a node
       // hold: rewrite the node's own sequences as one on the way down.
       List<FileMeta> files;
-      try (InternalIterator in = tables.uncachedIterator(node.file())) {
+      try (InternalIterator in = open(job, node, src)) {
         in.seekToFirst();
         files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
             capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1, m));
@@ -677,7 +713,7 @@ final class NodeTree {
       return;
     }
     List<FileMeta> files;
-    try (InternalIterator in = open(job, null)) {
+    try (InternalIterator in = open(job, null, src)) {
       in.seekToFirst();
       files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
           capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1, m));
@@ -689,12 +725,13 @@ final class NodeTree {
   }
 
   /** Rewrites a node as two: keys below {@code splitKey} with range [lo, leftHi], the rest with [splitKey, hi]. */
-  private void split(NodeMeta node, int level, byte[] splitKey, byte[] leftHi, Mode m, Io io, VersionEdit edit)
-      throws IOException {
+  private void split(NodeMeta node, int level, Source src, byte[] splitKey, byte[] leftHi, Mode m, Io io,
+      VersionEdit edit) throws IOException {
     stats.nodeSplits.increment();
     edit.removeNode(level, node.id());
     long written = 0;
-    try (InternalIterator in = node.file() == null ? null : tables.uncachedIterator(node.file())) {
+    try (InternalIterator in = node.file() == null ? null : src.entries() != null ? src.entries().iterator()
+        : tables.uncachedIterator(node.file())) {
       byte[][] bounds = {null, splitKey, null};
       byte[][] los = {node.lo(), splitKey};
       byte[][] his = {leftHi, node.hi()};
@@ -753,7 +790,7 @@ final class NodeTree {
       writes.add(new ChildWrite(child, lo, hi, lower, upper, src.bytes(from, to), a.action(), m));
     }
     // Each child's share goes to its own file: the writes run side by side, so their syncs overlap.
-    List<ChildResult> results = writeChildren(writes, job, node, leaf, io);
+    List<ChildResult> results = writeChildren(writes, job, node, src, leaf, io);
     long read = 0;
     long written = 0;
     for (int i = 0; i < writes.size(); i++) {
@@ -812,12 +849,12 @@ final class NodeTree {
    * Runs the children's writes, in parallel on {@link #flushWriters} for a memtable flush and on
    * {@link #childWriters} otherwise; all finish before it returns.
    */
-  private List<ChildResult> writeChildren(List<ChildWrite> writes, NodeJob job, NodeMeta node, boolean leaf, Io io)
-      throws IOException {
+  private List<ChildResult> writeChildren(List<ChildWrite> writes, NodeJob job, NodeMeta node, Source src, boolean leaf,
+      Io io) throws IOException {
     List<Future<ChildResult>> futures = new ArrayList<>();
     ExecutorService pool = job.memtable() != null ? flushWriters : childWriters;
     for (ChildWrite w : writes) {
-      futures.add(pool.submit(() -> writeChild(w, job, node, leaf, io)));
+      futures.add(pool.submit(() -> writeChild(w, job, node, src, leaf, io)));
     }
     List<ChildResult> results = new ArrayList<>();
     IOException failure = null;
@@ -842,9 +879,10 @@ final class NodeTree {
     return results;
   }
 
-  private ChildResult writeChild(ChildWrite w, NodeJob job, NodeMeta node, boolean leaf, Io io) throws IOException {
+  private ChildResult writeChild(ChildWrite w, NodeJob job, NodeMeta node, Source src, boolean leaf, Io io)
+      throws IOException {
     NodeMeta child = w.child();
-    try (InternalIterator in = open(job, node)) {
+    try (InternalIterator in = open(job, node, src)) {
       BoundedIterator part = new BoundedIterator(in, w.lower(), w.upper(), user);
       FlushPlan.Action action = w.action();
       if (action == FlushPlan.Action.APPEND) {
