@@ -658,7 +658,7 @@ final class NodeTree {
     }
     switch (plan.kind()) {
       case MOVE -> move(node, level, src, job, combine, m, io, edit);
-      case SPLIT -> split(node, level, src, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), m, io, edit);
+      case SPLIT -> split(job, node, level, src, space.key(plan.splitKey()), space.key(plan.splitKey() - 1), m, io, edit);
       case FLUSH -> flush(plan, job, node, level, src, space, v, m, io, edit);
     }
     versions.logAndApply(edit);
@@ -668,7 +668,7 @@ final class NodeTree {
     return plan.kind() == FlushPlan.Kind.FLUSH && node != null && !combine;
   }
 
-  /** The records being flushed: the memtable's, the node's as {@code src} holds them, or else its files'. */
+  /** The records being flushed: the memtable's, else the node's as {@code src} holds them, or else its files'. */
   private InternalIterator open(NodeJob job, NodeMeta node, Source src) throws IOException {
     if (job.memtable() != null) {
       return job.memtable().iterator();
@@ -725,13 +725,12 @@ final class NodeTree {
   }
 
   /** Rewrites a node as two: keys below {@code splitKey} with range [lo, leftHi], the rest with [splitKey, hi]. */
-  private void split(NodeMeta node, int level, Source src, byte[] splitKey, byte[] leftHi, Mode m, Io io,
+  private void split(NodeJob job, NodeMeta node, int level, Source src, byte[] splitKey, byte[] leftHi, Mode m, Io io,
       VersionEdit edit) throws IOException {
     stats.nodeSplits.increment();
     edit.removeNode(level, node.id());
     long written = 0;
-    try (InternalIterator in = node.file() == null ? null : src.entries() != null ? src.entries().iterator()
-        : tables.uncachedIterator(node.file())) {
+    try (InternalIterator in = node.file() == null ? null : open(job, node, src)) {
       byte[][] bounds = {null, splitKey, null};
       byte[][] los = {node.lo(), splitKey};
       byte[][] his = {leftHi, node.hi()};
