@@ -666,11 +666,8 @@ public final class IamStore implements AutoCloseable {
     mutex.lock(); // tree=minmax: its read ticket is taken with the view, before the version is pinned
     try {
       ensureOpen();
-      List<MemTable> memtables = new ArrayList<>();
-      memtables.add(mem);
-      imms.descendingIterator().forEachRemaining(i -> memtables.add(i.table()));
-      long ticket = minmax == null ? 0 : minmax.openRead(); // before the version is pinned
-      return new ReadView(sequenceOf(opts), memtables, versions.pinCurrent(), ticket);
+      long ticket = minmax.openRead(); // before the version is pinned
+      return new ReadView(sequenceOf(opts), readMemtables, versions.pinCurrent(), ticket);
     } finally {
       mutex.unlock();
     }
