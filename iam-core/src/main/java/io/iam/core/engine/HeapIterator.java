@@ -3,7 +3,6 @@ package io.iam.core.engine;
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
-import java.util.PriorityQueue;
 
 /**
  * The heap both merging iterators share: the positioned sources by their current key, the
@@ -12,10 +11,10 @@ import java.util.PriorityQueue;
 abstract class HeapIterator implements InternalIterator {
 
   /** Positioned, valid sources by current key. */
-  protected final PriorityQueue<InternalIterator> heap;
+  protected final SourceHeap heap;
 
   HeapIterator(InternalKeyComparator cmp, int sources) {
-    this.heap = new PriorityQueue<>(Math.max(1, sources), (a, b) -> cmp.compare(a.key(), b.key()));
+    this.heap = new SourceHeap(cmp, sources);
   }
 
   @Override
@@ -25,11 +24,8 @@ abstract class HeapIterator implements InternalIterator {
 
   /** Moves the source on top one entry on, and puts it back if it still has one. */
   protected void advanceTop() throws IOException {
-    InternalIterator top = heap.poll();
-    top.next();
-    if (top.valid()) {
-      heap.add(top);
-    }
+    heap.peek().next();
+    heap.topAdvanced();
   }
 
   @Override
