@@ -14,7 +14,8 @@ import java.util.Map;
  * the engine's {@link EngineCounters} (an empty object for a store without any). Each phase that
  * ran adds an object: {@code overwrite} (its puts, then the store after settling, with {@code
  * writeAmplification} over the whole run), {@code read} and {@code scan}; each has its own {@code
- * engine}. {@code ratios} holds load throughput ({@code opsPerSecond}), {@code writeAmplification}
+ * engine}. {@code settledOpsPerSecond} counts the settle's time with the load's. {@code ratios}
+ * holds load throughput ({@code opsPerSecond}, and {@code settledOpsPerSecond}), {@code writeAmplification}
  * over the whole run, {@code spaceAmplification} after the last write phase, and the ops/s of each
  * phase that ran: {@code overwriteOpsPerSecond}, {@code readOpsPerSecond}, {@code scanOpsPerSecond};
  * null where the peer's figure is 0.
@@ -60,6 +61,7 @@ final class LoadJson {
     o.put("order", r.order().cliName());
     o.put("seed", r.seed());
     o.put("opsPerSecond", r.opsPerSecond());
+    o.put("settledOpsPerSecond", r.settledOpsPerSecond());
     o.put("mibPerSecond", r.mibPerSecond());
     r.latency().putJson(o.putObject("latencyMicros"));
     o.put("p99Micros", r.latency().p99Micros());

@@ -26,8 +26,8 @@ final class LoadReport {
         human(c.memtableBytes()), human(c.cacheBytes()), human(c.targetFileBytes()), human(c.levelBaseBytes()),
         c.levelSizeMultiplier(), c.level0CompactionTrigger(), c.bloomBitsPerKey(), c.backgroundThreads(),
         c.backgroundThreads() == 1 ? "" : "s", c.sync() ? ", synced WAL" : ""));
-    out.println(f("  throughput           %,.0f ops/s  %.2f MiB/s  (load %.2f s, settle %.2f s)",
-        r.opsPerSecond(), r.mibPerSecond(), r.loadNanos() / 1e9, r.settleNanos() / 1e9));
+    out.println(f("  throughput           %,.0f ops/s  %.2f MiB/s  (load %.2f s, settle %.2f s; %,.0f ops/s with the settle)",
+        r.opsPerSecond(), r.mibPerSecond(), r.loadNanos() / 1e9, r.settleNanos() / 1e9, r.settledOpsPerSecond()));
     latency(out, "put latency", r.latency());
     writes(out, m, r.liveBytes(), "");
     run.overwrite().ifPresent(o -> {
@@ -146,12 +146,15 @@ final class LoadReport {
   record Ratio(String json, String label, double value) {
 
     /**
-     * The ratios of a {@code --vs} run: load throughput, write amplification over the whole run,
+     * The ratios of a {@code --vs} run: load throughput (without and with the settle), write
+     * amplification over the whole run,
      * space amplification after the last write phase, then throughput of each phase that ran.
      */
     static List<Ratio> of(RunResult ours, RunResult peer) {
       List<Ratio> ratios = new ArrayList<>();
       ratios.add(of("opsPerSecond", "throughput", ours, peer, r -> r.load().opsPerSecond()));
+      ratios.add(of("settledOpsPerSecond", "throughput with the settle", ours, peer,
+          r -> r.load().settledOpsPerSecond()));
       ratios.add(of("writeAmplification", "write amplification", ours, peer, RunResult::writeAmplification));
       ratios.add(of("spaceAmplification", "space amplification", ours, peer, RunResult::spaceAmplification));
       phase(ratios, "overwriteOpsPerSecond", "overwrite throughput", ours, peer, r -> r.overwrite()

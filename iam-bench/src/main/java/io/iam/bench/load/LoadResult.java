@@ -40,6 +40,16 @@ public record LoadResult(
     return records / seconds(loadNanos);
   }
 
+  /**
+   * Puts per second over the load and its settle: what the store sustains once the compaction work
+   * the load left behind is counted. A store may leave much of its work until after the last put
+   * (RocksDB lets levels exceed their targets until its pending-compaction limits), which the
+   * load-phase figure, {@link #opsPerSecond()}, does not see.
+   */
+  public double settledOpsPerSecond() {
+    return records / seconds(loadNanos + settleNanos);
+  }
+
   /** User bytes (keys plus values) per second during the load phase, in MiB. */
   public double mibPerSecond() {
     return metrics.userBytes() / MIB / seconds(loadNanos);

@@ -41,6 +41,11 @@ class LoadCommandTest {
     assertTrue(r.get("writeAmplification").asDouble() >= 1, run.out());
     assertTrue(r.get("diskBytes").asLong() > 0, run.out());
     assertTrue(r.get("opsPerSecond").asDouble() > 0, run.out());
+    // records over load plus settle; the JSON gives both times truncated to whole milliseconds
+    double settled = r.get("settledOpsPerSecond").asDouble();
+    long millis = r.get("loadMillis").asLong() + r.get("settleMillis").asLong();
+    assertTrue(settled <= 20000 / (millis / 1000.0) && settled >= 20000 / ((millis + 2) / 1000.0), run.out());
+    assertTrue(r.get("settledOpsPerSecond").asDouble() <= r.get("opsPerSecond").asDouble(), run.out());
     assertTrue(r.get("levels").size() > 0, run.out());
     assertFalse(r.has("vs"));
     assertFalse(r.has("ratios"));
@@ -427,6 +432,8 @@ class LoadCommandTest {
     assertEquals(r.get("userBytes").asLong(), peer.get("userBytes").asLong(), "the same records");
     assertEquals(r.get("opsPerSecond").asDouble() / peer.get("opsPerSecond").asDouble(),
         r.get("ratios").get("opsPerSecond").asDouble(), 1e-9);
+    assertEquals(r.get("settledOpsPerSecond").asDouble() / peer.get("settledOpsPerSecond").asDouble(),
+        r.get("ratios").get("settledOpsPerSecond").asDouble(), 1e-9);
     // Write amplification over the whole run: the overwrites' figure if they ran, else the load's.
     assertEquals(wholeRun(r).get("writeAmplification").asDouble()
             / wholeRun(peer).get("writeAmplification").asDouble(),

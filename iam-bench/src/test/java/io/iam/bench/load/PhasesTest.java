@@ -172,7 +172,8 @@ class PhasesTest {
     assertFalse(scanEngine.has("flush.count"));
     assertEquals(0, json.get("engine").get("scan.count").asInt(), "after the load, no scans yet");
     assertFalse(json.get("engine").has("sequencesPerScan"));
-    assertEquals(Set.of("opsPerSecond", "writeAmplification", "spaceAmplification", "overwriteOpsPerSecond",
+    assertEquals(Set.of("opsPerSecond", "settledOpsPerSecond", "writeAmplification", "spaceAmplification",
+        "overwriteOpsPerSecond",
         "readOpsPerSecond", "scanOpsPerSecond"), fieldNames(json.get("ratios")));
     assertEquals(1.0, json.get("ratios").get("spaceAmplification").asDouble(), 1e-12);
   }
