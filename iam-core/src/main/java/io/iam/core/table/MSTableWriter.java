@@ -44,6 +44,11 @@ public final class MSTableWriter implements Closeable {
   private SequenceWriter active;
   private boolean failed;
   private boolean closed;
+  /**
+   * Whether this writer created the file and no sequence has committed yet: nothing can refer to
+   * the file, so its first commit needs no sync between the data and the footer.
+   */
+  private boolean fresh;
   private BlockListener blockListener;
 
   /** Told each data block a sequence writes, as it is stored in the file (payload and trailer). */
@@ -77,7 +82,9 @@ public final class MSTableWriter implements Closeable {
   }
 
   /**
-   * Creates a new table file (it must not exist).
+   * Creates a new table file (it must not exist). Nothing may refer to the file (a manifest, say)
+   * before its first sequence has committed: that commit makes the sequence and its footer durable
+   * with a single sync, so a crash before it ends can leave the file in any state.
    *
    * @param capacityBytes 0 for a compact file holding exactly one sequence; otherwise the file's
    *     fixed length (at least 4096; a multiple of 4096 keeps the footer inside one sector)
@@ -92,7 +99,7 @@ public final class MSTableWriter implements Closeable {
     }
     FsFile f = fs.open(path, Fs.Mode.CREATE_NEW);
     if (capacityBytes == 0) {
-      return new MSTableWriter(path, fileNumber, opts, cmp, f, null, -1);
+      return fresh(new MSTableWriter(path, fileNumber, opts, cmp, f, null, -1));
     }
     long fo = capacityBytes - Footer.SIZE;
     Footer empty = Footer.empty(fo);
@@ -104,7 +111,12 @@ public final class MSTableWriter implements Closeable {
       closeQuietly(f, e);
       throw e;
     }
-    return new MSTableWriter(path, fileNumber, opts, cmp, f, empty, fo);
+    return fresh(new MSTableWriter(path, fileNumber, opts, cmp, f, empty, fo));
+  }
+
+  private static MSTableWriter fresh(MSTableWriter w) {
+    w.fresh = true;
+    return w;
   }
 
   /** Opens an existing table file to append sequences after all those its footer records. */
@@ -289,7 +301,13 @@ public final class MSTableWriter implements Closeable {
    * new footer. If that fails, puts the previous footer back (best effort) and rethrows.
    */
   void commit(SequenceHandle h, int propsLength) throws IOException {
-    file.sync();
+    if (!fresh) {
+      // The footer is rewritten in place: the sequence must be durable before a footer names it.
+      // A file this writer created is named by nothing until its first sequence has committed (the
+      // caller records it afterwards), so a crash before the one sync below leaves only garbage
+      // no one reads, and that commit skips this sync.
+      file.sync();
+    }
     Footer next = new Footer(TableFormat.VERSION, sequenceCount() + 1, h.dataEnd(), h.metaOffset(), h.metaLength(),
         propsLength);
     long fo = footer == null ? h.metaOffset() + h.metaLength() : footerOffset;
@@ -313,6 +331,7 @@ public final class MSTableWriter implements Closeable {
     }
     footer = next;
     footerOffset = fo;
+    fresh = false;
   }
 
   private static void closeQuietly(FsFile f, Throwable primary) {
