@@ -28,10 +28,6 @@ final class SourceHeap {
     return size == 0;
   }
 
-  int size() {
-    return size;
-  }
-
   /** The iterator with the smallest current key; null if the heap is empty. */
   InternalIterator peek() {
     return size == 0 ? null : items[0];

@@ -71,7 +71,7 @@ public final class MSTableWriter implements Closeable {
   }
 
   private MSTableWriter(Path path, long fileNumber, TableOptions opts, InternalKeyComparator cmp, FsFile file,
-      Footer footer, long footerOffset) {
+      Footer footer, long footerOffset, boolean fresh) {
     this.path = path;
     this.fileNumber = fileNumber;
     this.opts = opts;
@@ -79,6 +79,7 @@ public final class MSTableWriter implements Closeable {
     this.file = file;
     this.footer = footer;
     this.footerOffset = footerOffset;
+    this.fresh = fresh;
   }
 
   /**
@@ -99,7 +100,7 @@ public final class MSTableWriter implements Closeable {
     }
     FsFile f = fs.open(path, Fs.Mode.CREATE_NEW);
     if (capacityBytes == 0) {
-      return fresh(new MSTableWriter(path, fileNumber, opts, cmp, f, null, -1));
+      return new MSTableWriter(path, fileNumber, opts, cmp, f, null, -1, true);
     }
     long fo = capacityBytes - Footer.SIZE;
     Footer empty = Footer.empty(fo);
@@ -111,12 +112,7 @@ public final class MSTableWriter implements Closeable {
       closeQuietly(f, e);
       throw e;
     }
-    return fresh(new MSTableWriter(path, fileNumber, opts, cmp, f, empty, fo));
-  }
-
-  private static MSTableWriter fresh(MSTableWriter w) {
-    w.fresh = true;
-    return w;
+    return new MSTableWriter(path, fileNumber, opts, cmp, f, empty, fo, true);
   }
 
   /** Opens an existing table file to append sequences after all those its footer records. */
@@ -155,7 +151,7 @@ public final class MSTableWriter implements Closeable {
         f.write(loaded.footerOffset(), ByteBuffer.wrap(footer.encode()));
         f.sync();
       }
-      return new MSTableWriter(path, fileNumber, opts, cmp, f, footer, loaded.footerOffset());
+      return new MSTableWriter(path, fileNumber, opts, cmp, f, footer, loaded.footerOffset(), false);
     } catch (IOException | RuntimeException e) {
       closeQuietly(f, e);
       throw e;
