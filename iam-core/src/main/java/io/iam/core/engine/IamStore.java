@@ -121,6 +121,13 @@ public final class IamStore implements AutoCloseable {
   private final Deque<Immutable> imms = new ArrayDeque<>();
   private FsFile walFile;
   private LogWriter wal;
+  /** Whether {@link #wal} holds records not yet synced. Written by the group leader, read under {@code mutex}. */
+  private volatile boolean walUnsynced;
+  /**
+   * Logs a memtable switch closed while they held records not yet synced. A synced write syncs
+   * them first ({@link #syncClosedLogs}), so it is never durable while an earlier write is not.
+   */
+  private final List<Long> unsyncedLogs = new ArrayList<>();
   private boolean flushScheduled;
   private int compactionsRunning;
   private IOException writeError;
@@ -318,8 +325,10 @@ public final class IamStore implements AutoCloseable {
     long tableLog = -1;
     List<Immutable> recovered = new ArrayList<>();
     VersionEdit edit = new VersionEdit();
-    for (long number : logs) {
+    for (int li = 0; li < logs.size(); li++) {
+      long number = logs.get(li);
       Path path = StoreFiles.log(dir, number);
+      boolean damaged;
       try (FsFile file = fs.open(path, Fs.Mode.WRITE);
           LogReader reader = new LogReader(file, path, mode)) {
         byte[] record;
@@ -361,12 +370,25 @@ public final class IamStore implements AutoCloseable {
             tableLog = -1;
           }
         }
-        if (reader.tornTail() || reader.droppedBytes() > 0) {
+        damaged = reader.tornTail() || reader.droppedBytes() > 0;
+        if (damaged) {
           LOG.log(Level.WARNING, "{0}: dropped {1} damaged or torn bytes; recovered up to offset {2}",
               path, reader.droppedBytes(), reader.validLength());
           file.truncate(reader.validLength());
           file.sync();
         }
+      }
+      if (damaged && li + 1 < logs.size()) {
+        // Recover to a point in time: the writes after the damage are lost, so the newer logs'
+        // writes must go too, or the store would hold later writes without earlier ones. None of
+        // them was acknowledged as durable: a synced write syncs the older logs first.
+        List<Long> newer = new ArrayList<>(logs.subList(li + 1, logs.size()));
+        LOG.log(Level.WARNING, "{0} ended damaged: the {1} newer log(s) {2} are dropped", path, newer.size(), newer);
+        for (long n : newer) {
+          fs.delete(StoreFiles.log(dir, n));
+        }
+        logs.removeAll(newer);
+        break;
       }
     }
     if (!table.isEmpty()) {
@@ -418,11 +440,18 @@ public final class IamStore implements AutoCloseable {
     directory.logMayExist(number);
     fs.syncDirectory(dir);
     if (wal != null) {
+      synchronized (unsyncedLogs) {
+        unsyncedLogs.removeIf(n -> n < versions.logNumber()); // flushed: their records are in synced tables
+        if (walUnsynced) {
+          unsyncedLogs.add(memLogNumber);
+        }
+      }
       wal.close();
       walFile.close();
     }
     walFile = file;
     wal = new LogWriter(file, path, 0);
+    walUnsynced = false;
     memLogNumber = number;
   }
 
@@ -530,6 +559,32 @@ public final class IamStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Syncs the logs in {@link #unsyncedLogs}: older logs whose memtables may not be flushed yet. A
+   * log already deleted needs nothing: its memtable's flush synced its tables first. Called by the
+   * group leader before it syncs the current log.
+   */
+  private void syncClosedLogs() throws IOException {
+    List<Long> numbers;
+    synchronized (unsyncedLogs) {
+      if (unsyncedLogs.isEmpty()) {
+        return;
+      }
+      numbers = List.copyOf(unsyncedLogs);
+    }
+    for (long n : numbers) {
+      try (FsFile f = fs.open(StoreFiles.log(dir, n), Fs.Mode.READ)) {
+        f.sync();
+      } catch (java.nio.file.NoSuchFileException deleted) {
+        // flushed and purged meanwhile
+      }
+      stats.walSyncs.increment();
+    }
+    synchronized (unsyncedLogs) {
+      unsyncedLogs.removeAll(numbers);
+    }
+  }
+
   /** Logs and applies a group of batches; called by the group's leader holding {@code mutex}. */
   private IOException commit(List<Writer> group) {
     long first = versions.lastSequence() + 1;
@@ -546,9 +601,11 @@ public final class IamStore implements AutoCloseable {
         seq += x.batch.count();
       }
       if (sync) {
+        syncClosedLogs();
         log.sync();
         stats.walSyncs.increment();
       }
+      walUnsynced = !sync;
       long[] next = {first};
       for (Writer x : group) {
         x.batch.forEach(new WriteBatch.Handler() {
