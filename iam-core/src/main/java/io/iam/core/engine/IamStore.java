@@ -378,10 +378,11 @@ public final class IamStore implements AutoCloseable {
           file.sync();
         }
       }
-      if (damaged && li + 1 < logs.size()) {
+      if (damaged && mode == RecoveryMode.TOLERATE_CORRUPTED_TAIL && li + 1 < logs.size()) {
         // Recover to a point in time: the writes after the damage are lost, so the newer logs'
         // writes must go too, or the store would hold later writes without earlier ones. None of
-        // them was acknowledged as durable: a synced write syncs the older logs first.
+        // them was acknowledged as durable: a synced write syncs the older logs first. (Salvage,
+        // skip-corrupted-records, keeps every record that verifies, as it promises.)
         List<Long> newer = new ArrayList<>(logs.subList(li + 1, logs.size()));
         LOG.log(Level.WARNING, "{0} ended damaged: the {1} newer log(s) {2} are dropped", path, newer.size(), newer);
         for (long n : newer) {
