@@ -84,6 +84,11 @@ final class NodeTree {
   private final int fixedK;
   private final boolean halfBudget;
   private final boolean fillCache;
+  /**
+   * Whether the m/k rule keeps the oldest sequence of each node above the mixed level in memory
+   * too ({@code protected-sequences=paper}); otherwise only appended sequences are kept.
+   */
+  private final boolean protectOldest;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
   /**
@@ -143,6 +148,7 @@ final class NodeTree {
     this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
     this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
     this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
+    this.protectOldest = options.get(StoreOptions.PROTECTED_SEQUENCES) == ProtectedSequences.PAPER;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
@@ -182,7 +188,8 @@ final class NodeTree {
    * The flush behaviour for the tree as it is now. IAM chooses m and k from the level sizes D_j
    * and the block cache's capacity M by the paper's inequality (2) (M/2 with {@code
    * append-cache-budget=half}), unless fixed by options; it is re-evaluated at every plan, so it
-   * follows the data as it grows.
+   * follows the data as it grows. With {@code protected-sequences=appended} the levels that append
+   * now count what they keep in memory, their appended sequences, rather than all they hold.
    */
   Mode modeFor(Version v) {
     Mode m = switch (kind) {
@@ -199,7 +206,7 @@ final class NodeTree {
         // Headroom: one C_t, what a memtable flush running now caches before the next choice sees it.
         // A node job adds nothing on balance: the node it replaces gives up its room (replacing).
         MkChooser.Choice c = MkChooser.chooseMeasured(levelShapes(v), cache.capacityBytes(), fanout, fanout,
-            halfBudget, capacity, capacity);
+            halfBudget, capacity, capacity, appendingAbove(memo));
         Mode fresh = Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
         chosen = new Chosen(v, fresh);
         yield fresh;
@@ -207,6 +214,34 @@ final class NodeTree {
     };
     mode = m;
     return m;
+  }
+
+  /**
+   * The level above which the tree appends now and keeps only appended sequences in memory, for
+   * {@link MkChooser#chooseMeasured}: the m chosen last, or 0 for the paper's rule (or no choice yet).
+   */
+  private int appendingAbove(Chosen last) {
+    return protectOldest || last == null ? 0 : last.mode().m();
+  }
+
+  /**
+   * Whether a node moving down into a level where it holds more sequences than that level lets a
+   * node hold ({@link Mode#maxSequences}) may keep them, with no rewrite. Its appended sequences
+   * stay protected until its next merge, and the node it leaves behind, emptied, will take about as
+   * many again; so they may stay if the m/k rule's budget holds them once more beside every
+   * sequence the rule protects now ({@link MkChooser#fits}). The next choice counts them where
+   * they are, and lowers k if they leave the mixed level too little room. Always false without a
+   * protected pool (the rule would not control the room), with m fixed by options, or if the
+   * node's reader cannot open (the node is then rewritten, as before).
+   */
+  private boolean keepsSequencesOnMove(NodeMeta node, Version v, Mode md) {
+    if (kind != TreeKind.IAM || fixedM > 0 || !(cache instanceof PriorityBlockCache) || node.file() == null
+        || node.file().sequenceCount() < 2) {
+      return false;
+    }
+    long start = appendedStart(node.file());
+    return start >= 0 && MkChooser.fits(levelShapes(v), cache.capacityBytes(), halfBudget, capacity,
+        appendingAbove(chosen), md.m(), node.file().fileSize() - start);
   }
 
   /**
@@ -560,11 +595,11 @@ final class NodeTree {
 
   /**
    * Tells a {@link PriorityBlockCache} which blocks the m/k rule keeps in memory (§5.1.3), for the
-   * current version and the m chosen for it: every sequence of the levels above m, and on level m
-   * and below every sequence of a node but its oldest (the paper's k − 1 newest at level m; below
-   * m a node holds more than one only if m moved up after it was appended to, and it keeps its
-   * appended sequences cached until its next merge; a node that moves down past m is rewritten as
-   * one sequence, see {@link Mode#maxSequences}). {@link MkChooser#chooseMeasured} counts all of these against M. Blocks
+   * current version and the m chosen for it: every sequence of a node but its oldest, on every
+   * level (the paper's k − 1 newest at level m; below m a node holds more than one if it moved
+   * down with its sequences kept, see {@link #keepsSequencesOnMove}, or if m moved up after it was
+   * appended to, and keeps them until its next merge); with {@code protected-sequences=paper}
+   * also the oldest sequence of each node above m, the paper's whole appending levels. {@link MkChooser#chooseMeasured} counts all of these against M. Blocks
    * that no longer qualify (m changed, the sequence was merged) lose their protection. Does
    * nothing for LSA, LSM-merge, or another cache. Called after every change of the tree; reads
    * metadata only (and opens a reader for the multi-sequence files that have none; if that fails,
@@ -585,7 +620,7 @@ final class NodeTree {
             if (f == null || replacing.contains(f.fileNumber())) {
               continue;
             }
-            if (level < md.m()) {
+            if (level < md.m() && protectOldest) {
               from.put(f.fileNumber(), 0L);
             } else if (f.sequenceCount() >= 2) {
               from.put(f.fileNumber(), appendedStartOrThrow(f));
@@ -691,9 +726,21 @@ final class NodeTree {
       edit.putNode(level, new NodeMeta(versions.newFileNumber(), node.lo(), node.hi(), null));
     }
     stats.nodeMoves.increment();
-    if (node != null && node.sequences() > modeFor(versions.current()).maxSequences(level + 1)) {
+    Version now = versions.pinCurrent();
+    boolean rewrite;
+    try {
+      Mode md = modeFor(now);
+      boolean tooMany = node != null && node.sequences() > md.maxSequences(level + 1);
+      rewrite = tooMany && !keepsSequencesOnMove(node, now, md);
+      if (tooMany) {
+        (rewrite ? stats.nodeMovesRewritten : stats.nodeMovesKept).increment();
+      }
+    } finally {
+      now.unref();
+    }
+    if (rewrite) {
       // Moving into the mixed or a merging level with more sequences than that level lets a node
-      // hold: rewrite the node's own sequences as one on the way down.
+      // hold, and no room to keep them cached: rewrite the node's own sequences as one on the way down.
       List<FileMeta> files;
       try (InternalIterator in = open(job, node, src)) {
         in.seekToFirst();
@@ -937,14 +984,14 @@ final class NodeTree {
   /**
    * Whether a new node file written into {@code level} (by a merge, a merge-and-cut, a split or a
    * move's rewrite) goes into the block cache as it is written: with {@code append-caching=on-write},
-   * when every sequence of the node is protected, a level above m. Its one sequence is its oldest,
-   * so at level m and below it is not protected. Without this, a merge on an appending level (a
+   * when every sequence of the node is protected, a level above m with {@code
+   * protected-sequences=paper}. Its one sequence is its oldest, which is otherwise not protected. Without this, a merge on an appending level (a
    * share too large for the file, a full leaf while every level appends) or a split left
    * protected blocks that only a read would bring in, and a scan could meet two uncached
    * sequences on one level.
    */
   private boolean fillsWholeNode(int level, Mode md) {
-    return fillCache && level < md.m();
+    return fillCache && protectOldest && level < md.m();
   }
 
   /** Stops the threads that write children's shares. */

@@ -39,6 +39,10 @@ public final class Statistics {
   final LongAdder nodeCuts = new LongAdder();
   final LongAdder nodeSplits = new LongAdder();
   final LongAdder nodeMoves = new LongAdder();
+  /** Moves into a level whose cap the node's sequences pass, made without a rewrite (the cache had room). */
+  final LongAdder nodeMovesKept = new LongAdder();
+  /** Moves into a level whose cap the node's sequences pass, made by rewriting them as one. */
+  final LongAdder nodeMovesRewritten = new LongAdder();
   final LongAdder nodeCombines = new LongAdder();
   final LongAdder levelsAdded = new LongAdder();
   /** tree=lsbm: point reads that consulted a compaction buffer list, and those it answered. */
@@ -281,6 +285,8 @@ public final class Statistics {
     m.put("node.cuts", nodeCuts.sum());
     m.put("node.splits", nodeSplits.sum());
     m.put("node.moves", nodeMoves.sum());
+    m.put("node.moves-kept", nodeMovesKept.sum());
+    m.put("node.moves-rewritten", nodeMovesRewritten.sum());
     m.put("node.combines", nodeCombines.sum());
     m.put("node.levels-added", levelsAdded.sum());
     m.put("node.parallel-jobs", parallelJobs.sum());

@@ -43,6 +43,12 @@ public final class StoreOptions {
           .defaultValue(CacheBudget.FULL).bounds(CacheBudget.FULL, CacheBudget.HALF)
           .doc("tree=iam: appended sequences may fill the whole block cache (full, the paper's M) or half of it (half, M/2)").build();
 
+  public static final Option<ProtectedSequences> PROTECTED_SEQUENCES =
+      Option.builder("protected-sequences", OptionType.enumOf(ProtectedSequences.class))
+          .defaultValue(ProtectedSequences.APPENDED).bounds(ProtectedSequences.APPENDED, ProtectedSequences.PAPER)
+          .doc("tree=iam: which sequences the m/k rule keeps in memory: appended (every sequence but its node's oldest,"
+              + " on every level) or paper (also the oldest of each node above the mixed level, as in §5.1.3)").build();
+
   public static final Option<TableReads> TABLE_READS =
       Option.builder("table-reads", OptionType.enumOf(TableReads.class))
           .defaultValue(TableReads.BUFFERED).bounds(TableReads.BUFFERED, TableReads.DIRECT)
@@ -208,7 +214,7 @@ public final class StoreOptions {
   public static final OptionTable TABLE =
       OptionTable.of(
           "store",
-          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING,
+          List.of(TREE, FANOUT, MIXED_LEVEL, MIXED_LEVEL_SEQUENCES, APPEND_CACHE_BUDGET, APPEND_CACHING, PROTECTED_SEQUENCES,
               LSBM_LEVELS, LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
               MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, STACK_POLICY, STACK_SIZE_RATIO, STACK_MAX_COMPONENTS, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,

@@ -185,12 +185,14 @@ class NodeTreeTest {
   /**
    * Issue 4's scan point: with the protected pool and on-write caching, after a load that forms
    * at least three levels, a scan finds at most one uncached sequence on any level, even while
-   * point reads of the whole key space churn the rest of the cache.
+   * point reads of the whole key space churn the rest of the cache. Both protection rules: only
+   * appended sequences (the default), and the paper's whole appending levels.
    */
-  @Test
-  void iamScansTouchAtMostOneUncachedSequencePerLevel(@TempDir Path dir) throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"appended", "paper"})
+  void iamScansTouchAtMostOneUncachedSequencePerLevel(String protectedSequences, @TempDir Path dir) throws Exception {
     Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
-        "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write"));
+        "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write", "protected-sequences", protectedSequences));
     try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
       hashLoad(store, 21, RECORDS_FOR_SCANS);
       Map<String, Number> p = store.properties();
@@ -219,6 +221,98 @@ class NodeTreeTest {
         assertTrue(p.get("level." + level + ".scan-max-uncached").longValue() <= 1, "level " + level + ": " + p);
       }
     }
+  }
+
+  /**
+   * A node that moves down into a level whose cap its sequences pass keeps them (no rewrite) when
+   * the m/k rule's budget holds its appended sequences ({@link io.iam.core.tree.iam.MkChooser#fits},
+   * whose arithmetic MkChooserTest checks by hand), and is rewritten as one sequence where no
+   * sequence may be kept: here with m and k fixed by options, which the budget does not govern.
+   * Either way every record reads back, and scans meet at most one uncached sequence per level.
+   */
+  @Test
+  void aMoveKeepsItsSequencesOnlyWhereTheCacheHoldsThem(@TempDir Path dir) throws Exception {
+    Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
+        "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write"));
+    for (boolean fixed : new boolean[] {false, true}) {
+      if (fixed) {
+        m.put("mixed-level", "2");
+        m.put("mixed-level-sequences", "3");
+      }
+      try (IamStore store = IamStore.open(dir.resolve("fixed-" + fixed), StoreOptions.parse(m))) {
+        hashLoad(store, 21, RECORDS_FOR_SCANS);
+        Map<String, Number> p = store.properties();
+        long kept = p.get("node.moves-kept").longValue();
+        long rewritten = p.get("node.moves-rewritten").longValue();
+        if (fixed) {
+          assertEquals(0, kept, "with m fixed no move keeps its sequences: " + p);
+          assertTrue(rewritten > 0, "a move past the mixed level rewrites its sequences as one: " + p);
+        } else {
+          assertTrue(kept > 0, "with room, moves keep their sequences: " + p);
+        }
+        assertTrue(store.verify() > 0);
+        assertEquals(hashLoaded(21, RECORDS_FOR_SCANS), render(contents(store)));
+        try (StoreIterator it = store.iterator()) {
+          for (it.seekToFirst(); it.valid(); it.next()) {
+            it.key(); // a full scan: every sequence of every level
+          }
+        }
+        assertTrue(store.statistics().scanMaxUncachedPerLevel() <= 1,
+            "at most one uncached sequence per level: " + store.properties());
+      }
+    }
+  }
+
+  /**
+   * Which sequences the m/k rule protects above the mixed level: with {@code
+   * protected-sequences=appended} (the default) a node's oldest sequence is left to the LRU, with
+   * {@code paper} the node is protected whole (§5.1.3). Sequences lie oldest first in a file, so
+   * offset 0 is the oldest sequence's first block.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"appended", "paper"})
+  void theOldestSequenceAboveTheMixedLevelIsProtectedOnlyByThePapersRule(String rule, @TempDir Path dir)
+      throws Exception {
+    Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
+        "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write", "protected-sequences", rule));
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
+      hashLoad(store, 21, RECORDS_FOR_SCANS);
+      int mixed = store.properties().get("tree.mixed-level").intValue();
+      io.iam.core.cache.PriorityBlockCache pool = (io.iam.core.cache.PriorityBlockCache) store.blockCache();
+      List<List<NodeMeta>> nodes = store.nodes();
+      int checked = 0;
+      for (int level = 1; level < mixed; level++) {
+        for (NodeMeta n : nodes.get(level)) {
+          if (n.file() != null) {
+            assertEquals(rule.equals("paper"), pool.isProtected(n.file().fileNumber(), 0),
+                "level " + level + " (m = " + mixed + "), file " + n.file().fileNumber() + ", rule " + rule);
+            checked++;
+          }
+        }
+      }
+      assertTrue(checked > 0, "nodes above the mixed level: " + store.describe());
+    }
+  }
+
+  /** What {@link #hashLoad} leaves in a store, rendered as "key=value-hash" lines in key order. */
+  private static List<String> hashLoaded(long seed, int records) {
+    SplittableRandom random = new SplittableRandom(seed);
+    java.util.TreeMap<String, byte[]> model = new java.util.TreeMap<>();
+    for (int i = 0; i < records; i++) {
+      byte[] k = key(random.nextLong(1_000_000_000L));
+      model.put(new String(k, StandardCharsets.US_ASCII), value(random));
+    }
+    List<String> out = new ArrayList<>();
+    model.forEach((k, v) -> out.add(k + "=" + java.util.Arrays.hashCode(v)));
+    return out;
+  }
+
+  private static List<String> render(List<byte[][]> entries) {
+    List<String> out = new ArrayList<>();
+    for (byte[][] e : entries) {
+      out.add(new String(e[0], StandardCharsets.US_ASCII) + "=" + java.util.Arrays.hashCode(e[1]));
+    }
+    return out;
   }
 
   private static final String CACHE_FOR_SCANS = "1MiB";

@@ -131,22 +131,31 @@ public final class MkChooser {
    */
   public static Choice chooseMeasured(java.util.List<LevelShape> levels, long cacheBytes, int fanout, int kMax,
       boolean halfMemory, long nodeCapacity, long headroomBytes) {
+    return chooseMeasured(levels, cacheBytes, fanout, kMax, halfMemory, nodeCapacity, headroomBytes, 0);
+  }
+
+  /**
+   * {@link #chooseMeasured(java.util.List, long, int, int, boolean, long, long)} for a tree that
+   * keeps only appended sequences in memory (every sequence of a node but its oldest, on every
+   * level): a level above {@code appendingAbove}, which appends now, costs its appended bytes A_j
+   * instead of D_j. A level that does not append now still costs D_j, what the paper's rule
+   * assumes it would hold if it began to. {@code appendingAbove} ≤ 1 is the paper's rule.
+   *
+   * @param appendingAbove the current mixed level (its levels above append now), or 0
+   */
+  public static Choice chooseMeasured(java.util.List<LevelShape> levels, long cacheBytes, int fanout, int kMax,
+      boolean halfMemory, long nodeCapacity, long headroomBytes, int appendingAbove) {
     if (cacheBytes < 0 || fanout < 1 || kMax < 1 || nodeCapacity < 1 || headroomBytes < 0) {
       throw new IllegalArgumentException("need M >= 0, t >= 1, k_max >= 1, C_t >= 1, headroom >= 0");
     }
     int n = levels.size();
-    double budget = Math.max(0, (halfMemory ? cacheBytes / 2.0 : cacheBytes) - headroomBytes);
-    double[] above = new double[n + 2]; // above[m] = Σ_{j<m} D_j
-    double[] below = new double[n + 2]; // below[m] = Σ_{j>m} A_j
-    for (int level = 1; level <= n; level++) {
-      above[level + 1] = above[level] + levels.get(level - 1).bytes();
-    }
-    for (int level = n; level >= 1; level--) {
-      below[level - 1] = below[level] + levels.get(level - 1).appendedBytes();
-    }
+    Ledger ledger = Ledger.of(levels, cacheBytes, halfMemory, headroomBytes, appendingAbove);
+    double budget = ledger.budget();
+    double[] above = ledger.above();
+    double[] below = ledger.below();
     int m = 1;
     for (int level = n + 1; level >= 1; level--) {
-      if (above[level] + below[level - 1] <= budget) { // below[level − 1] = Σ_{j ≥ level} A_j
+      if (ledger.heldAt(level) <= budget) {
         m = level;
         break;
       }
@@ -176,5 +185,57 @@ public final class MkChooser {
       k = Math.max(1, k - 1);
     }
     return new Choice(m, k);
+  }
+
+  /**
+   * Whether {@code extraBytes} more protected bytes fit the budget with {@code m} as the mixed
+   * level: {@code Σ_{j<m} cost_j + Σ_{j≥m} A_j + extra ≤ M − headroom} (or M/2), every level
+   * counted as {@link #chooseMeasured(java.util.List, long, int, int, boolean, long, long, int)}
+   * counts it and level m at what it holds now. This is the inequality that chose m; the engine
+   * asks it before a node moves down with its appended sequences kept (no rewrite), and the next
+   * choice then counts them, lowering k if they leave level m too little room.
+   *
+   * @param m the current mixed level, 1..n+1
+   */
+  public static boolean fits(java.util.List<LevelShape> levels, long cacheBytes, boolean halfMemory,
+      long headroomBytes, int appendingAbove, int m, long extraBytes) {
+    if (m < 1 || m > levels.size() + 1 || extraBytes < 0) {
+      throw new IllegalArgumentException("need 1 <= m <= n + 1 and extra >= 0: m=" + m + ", extra=" + extraBytes);
+    }
+    Ledger ledger = Ledger.of(levels, cacheBytes, halfMemory, headroomBytes, appendingAbove);
+    return ledger.heldAt(m) + extraBytes <= ledger.budget();
+  }
+
+  /**
+   * The budget, and what the levels cost against it.
+   *
+   * @param above above[m] = Σ_{j<m} cost_j, where cost_j is A_j for j < appendingAbove and D_j otherwise
+   * @param below below[m] = Σ_{j>m} A_j
+   */
+  private record Ledger(double budget, double[] above, double[] below) {
+
+    static Ledger of(java.util.List<LevelShape> levels, long cacheBytes, boolean halfMemory, long headroomBytes,
+        int appendingAbove) {
+      if (cacheBytes < 0 || headroomBytes < 0) {
+        throw new IllegalArgumentException("need M >= 0, headroom >= 0");
+      }
+      int n = levels.size();
+      double budget = Math.max(0, (halfMemory ? cacheBytes / 2.0 : cacheBytes) - headroomBytes);
+      double[] above = new double[n + 2];
+      double[] below = new double[n + 2];
+      for (int level = 1; level <= n; level++) {
+        LevelShape l = levels.get(level - 1);
+        above[level + 1] = above[level] + (level < appendingAbove ? l.appendedBytes() : l.bytes());
+      }
+      for (int level = n; level >= 1; level--) {
+        below[level - 1] = below[level] + levels.get(level - 1).appendedBytes();
+      }
+      return new Ledger(budget, above, below);
+    }
+
+    /** Σ_{j<m} cost_j + Σ_{j≥m} A_j: what the cache holds now if m is the mixed level. */
+    double heldAt(int m) {
+      return above[m] + below[m - 1];
+    }
   }
 }

@@ -53,8 +53,9 @@ public record Mode(Kind kind, int m, int k) {
   /**
    * The most sequences a node of {@code level} may hold in this mode: any number on appending
    * levels (and everywhere in the LSA-tree), k at the mixed level, one on merging levels (and
-   * everywhere in LSM-merge). A node moved down by a metadata change that holds more is rewritten
-   * as one sequence instead, so that a scan meets at most one unmerged sequence per merging level.
+   * everywhere in LSM-merge). A node moved down by a metadata change that holds more keeps them
+   * only if the cache can hold every one but its oldest until its next merge; otherwise it is
+   * rewritten as one sequence, so that a scan meets at most one uncached sequence per level.
    */
   public int maxSequences(int level) {
     return switch (kind) {

@@ -1,6 +1,7 @@
 package io.iam.core.tree.iam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -168,6 +169,53 @@ class MkChooserTest {
     // Headroom beyond the cache leaves nothing: only m = 1 fits an empty budget.
     assertEquals(new Choice(1, 1), MkChooser.chooseMeasured(d, 310, 10, 10, false, 100, 400));
     assertThrows(IllegalArgumentException.class, () -> MkChooser.chooseMeasured(d, 310, 10, 10, false, 100, -1));
+  }
+
+  /** L1 10 B with 4 appended, L2 100 B in 10 nodes with 60 appended, L3 1000 B in 40 nodes with none. */
+  private static List<MkChooser.LevelShape> appendingTop() {
+    return List.of(level(10, 1, 4, 1), level(100, 10, 60, 12), level(1000, 40, 0, 0));
+  }
+
+  @Test
+  void levelsThatAppendNowCountOnlyTheirAppendedSequences() {
+    List<MkChooser.LevelShape> d = appendingTop();
+    // The paper's rule at M = 300: levels 1–2 cost 110, S_{3,k} = 40·(k−1)/2·10 = 200(k−1): k = 2
+    // needs 310, so (3, 1).
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 300, 10, 10, false, 100, 0, 0));
+    // Levels 1–2 append now (m was 3): they cost what they protect, 4 + 60 = 64. 64 + 200 = 264
+    // fits, 464 does not: (3, 2).
+    assertEquals(new Choice(3, 2), MkChooser.chooseMeasured(d, 300, 10, 10, false, 100, 0, 3));
+    // Only level 1 appends now (m was 2): 4 + 100 + 200 = 304 > 300, so (3, 1).
+    assertEquals(new Choice(3, 1), MkChooser.chooseMeasured(d, 300, 10, 10, false, 100, 0, 2));
+    // A level that does not append now costs D_j: m = 4 needs 64 + 1000 = 1064.
+    assertEquals(new Choice(4, 1), MkChooser.chooseMeasured(d, 1064, 10, 10, false, 100, 0, 3));
+    assertEquals(3, MkChooser.chooseMeasured(d, 1063, 10, 10, false, 100, 0, 3).m());
+    // The seven-argument form is the paper's rule.
+    assertEquals(MkChooser.chooseMeasured(d, 300, 10, 10, false, 100, 0, 0),
+        MkChooser.chooseMeasured(d, 300, 10, 10, false, 100, 0));
+  }
+
+  @Test
+  void fitsAddsBytesToWhatTheRuleProtectsNow() {
+    List<MkChooser.LevelShape> d = appendingTop();
+    // m = 3, levels 1–2 appending: 64 held, nothing appended on L3. Budget 300.
+    assertTrue(MkChooser.fits(d, 300, false, 0, 3, 3, 236));
+    assertFalse(MkChooser.fits(d, 300, false, 0, 3, 3, 237));
+    // The paper's rule counts levels 1–2 whole: 110.
+    assertTrue(MkChooser.fits(d, 300, false, 0, 0, 3, 190));
+    assertFalse(MkChooser.fits(d, 300, false, 0, 0, 3, 191));
+    // Half of 600, less 10 of headroom: 290.
+    assertTrue(MkChooser.fits(d, 600, true, 10, 3, 3, 226));
+    assertFalse(MkChooser.fits(d, 600, true, 10, 3, 3, 227));
+    // What L3 and below hold now counts too: 50 appended on L3, 30 on L4.
+    List<MkChooser.LevelShape> held = List.of(level(10, 1, 4, 1), level(100, 10, 60, 12), level(1000, 40, 50, 5),
+        level(3000, 30, 30, 2));
+    assertTrue(MkChooser.fits(held, 300, false, 0, 3, 3, 156));
+    assertFalse(MkChooser.fits(held, 300, false, 0, 3, 3, 157));
+    assertThrows(IllegalArgumentException.class, () -> MkChooser.fits(d, 300, false, 0, 3, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> MkChooser.fits(d, 300, false, 0, 3, 5, 1));
+    assertThrows(IllegalArgumentException.class, () -> MkChooser.fits(d, 300, false, 0, 3, 3, -1));
+    assertThrows(IllegalArgumentException.class, () -> MkChooser.fits(d, 300, false, -1, 3, 3, 1));
   }
 
   @Test
