@@ -599,8 +599,8 @@ final class NodeTree {
    * level (the paper's k − 1 newest at level m; below m a node holds more than one if it moved
    * down with its sequences kept, see {@link #keepsSequencesOnMove}, or if m moved up after it was
    * appended to, and keeps them until its next merge); with {@code protected-sequences=paper}
-   * also the oldest sequence of each node above m, the paper's whole appending levels. {@link MkChooser#chooseMeasured} counts all of these against M. Blocks
-   * that no longer qualify (m changed, the sequence was merged) lose their protection. Does
+   * also the oldest sequence of each node above m, the paper's whole appending levels. {@link
+   * MkChooser#chooseMeasured} counts all of these against M. Blocks that no longer qualify (m changed, the sequence was merged) lose their protection. Does
    * nothing for LSA, LSM-merge, or another cache. Called after every change of the tree; reads
    * metadata only (and opens a reader for the multi-sequence files that have none; if that fails,
    * the previous protection stays until the next call).
@@ -985,10 +985,10 @@ final class NodeTree {
    * Whether a new node file written into {@code level} (by a merge, a merge-and-cut, a split or a
    * move's rewrite) goes into the block cache as it is written: with {@code append-caching=on-write},
    * when every sequence of the node is protected, a level above m with {@code
-   * protected-sequences=paper}. Its one sequence is its oldest, which is otherwise not protected. Without this, a merge on an appending level (a
-   * share too large for the file, a full leaf while every level appends) or a split left
-   * protected blocks that only a read would bring in, and a scan could meet two uncached
-   * sequences on one level.
+   * protected-sequences=paper}. Its one sequence is its oldest, which is otherwise not protected.
+   * Without this, a merge on an appending level (a share too large for the file, a full leaf
+   * while every level appends) or a split left protected blocks that only a read would bring in,
+   * and a scan could meet two uncached sequences on one level.
    */
   private boolean fillsWholeNode(int level, Mode md) {
     return fillCache && protectOldest && level < md.m();
