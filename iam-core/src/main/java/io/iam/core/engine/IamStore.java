@@ -576,10 +576,10 @@ public final class IamStore implements AutoCloseable {
     for (long n : numbers) {
       try (FsFile f = fs.open(StoreFiles.log(dir, n), Fs.Mode.READ)) {
         f.sync();
+        stats.walSyncs.increment();
       } catch (java.nio.file.NoSuchFileException deleted) {
-        // flushed and purged meanwhile
+        // flushed and purged meanwhile: nothing was synced
       }
-      stats.walSyncs.increment();
     }
     synchronized (unsyncedLogs) {
       unsyncedLogs.removeAll(numbers);
