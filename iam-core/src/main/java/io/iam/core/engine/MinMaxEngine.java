@@ -200,7 +200,7 @@ final class MinMaxEngine {
     List<FileMeta> out;
     try (MergingIterator merged = new MergingIterator(cmp, children)) {
       merged.seekToFirst();
-      out = tables.writeNodes(merged, smallestSnapshot, false, newOutputNumber, cut, 0, outputs, limiter, false);
+      out = tables.writeNodes(merged, smallestSnapshot, false, newOutputNumber, cut, 0, outputs, limiter, false, null);
     }
     VersionEdit edit = new VersionEdit();
     inputs.forEach(f -> edit.remove(0, f.fileNumber()));

@@ -111,6 +111,13 @@ final class NodeTree {
    * flush never queues behind a compaction's writes (RocksDB's flush and compaction pools).
    */
   private final ExecutorService flushWriters;
+  /**
+   * How many of {@link #childWriters} and of {@link #flushWriters} encode at once ({@code
+   * node-flush-writers}); the pools have more threads ({@code node-flush-io-depth}) so that a
+   * writer waiting for its syncs makes way for the next child.
+   */
+  private final WriterSlots childSlots;
+  private final WriterSlots flushSlots;
   private volatile Mode mode;
   /** The m and k chosen for the latest version asked about: they are chosen once per version. */
   private volatile Chosen chosen;
@@ -152,8 +159,11 @@ final class NodeTree {
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
     this.mode = initialMode();
     int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
-    this.childWriters = writerPool("iam-child-writer-", writers);
-    this.flushWriters = writerPool("iam-flush-writer-", writers);
+    int threads = Math.max(writers, options.get(StoreOptions.NODE_FLUSH_IO_DEPTH));
+    this.childWriters = writerPool("iam-child-writer-", threads);
+    this.flushWriters = writerPool("iam-flush-writer-", threads);
+    this.childSlots = new WriterSlots(writers);
+    this.flushSlots = new WriterSlots(writers);
   }
 
   private static ExecutorService writerPool(String name, int threads) {
@@ -745,7 +755,7 @@ final class NodeTree {
       try (InternalIterator in = open(job, node, src)) {
         in.seekToFirst();
         files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-            capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1, m));
+            capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1, m), null);
       }
       edit.removeNode(level, node.id());
       edit.putNode(level + 1, files.isEmpty() ? node.emptied() : NodeMeta.of(node.id(), node.lo(), node.hi(), files.get(0)));
@@ -763,7 +773,7 @@ final class NodeTree {
     try (InternalIterator in = open(job, null, src)) {
       in.seekToFirst();
       files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1, m));
+          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1, m), null);
     }
     if (!files.isEmpty()) {
       edit.putNode(1, new NodeMeta(versions.newFileNumber(), src.first(), src.last(), files.get(0)));
@@ -787,7 +797,7 @@ final class NodeTree {
           BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
           part.seekToFirst();
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level, m));
+              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level, m), null);
           f = files.isEmpty() ? null : files.get(0);
           written += f == null ? 0 : f.fileSize();
         }
@@ -899,8 +909,16 @@ final class NodeTree {
       Io io) throws IOException {
     List<Future<ChildResult>> futures = new ArrayList<>();
     ExecutorService pool = job.memtable() != null ? flushWriters : childWriters;
+    WriterSlots slots = job.memtable() != null ? flushSlots : childSlots;
     for (ChildWrite w : writes) {
-      futures.add(pool.submit(() -> writeChild(w, job, node, src, leaf, io)));
+      futures.add(pool.submit(() -> {
+        slots.enter();
+        try {
+          return writeChild(w, job, node, src, leaf, io, slots);
+        } finally {
+          slots.leave();
+        }
+      }));
     }
     List<ChildResult> results = new ArrayList<>();
     IOException failure = null;
@@ -925,8 +943,8 @@ final class NodeTree {
     return results;
   }
 
-  private ChildResult writeChild(ChildWrite w, NodeJob job, NodeMeta node, Source src, boolean leaf, Io io)
-      throws IOException {
+  private ChildResult writeChild(ChildWrite w, NodeJob job, NodeMeta node, Source src, boolean leaf, Io io,
+      WriterSlots slots) throws IOException {
     NodeMeta child = w.child();
     try (InternalIterator in = open(job, node, src)) {
       BoundedIterator part = new BoundedIterator(in, w.lower(), w.upper(), user);
@@ -936,14 +954,14 @@ final class NodeTree {
         if (child.file() == null) {
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(),
-              fillsWholeNode(job.level() + 1, w.mode()));
+              fillsWholeNode(job.level() + 1, w.mode()), slots);
           return ChildResult.of(action, files, 0);
         }
         boolean fill = fillsCache(job.level() + 1, w.mode());
         if (fill) {
           io.filled().add(child.file().fileNumber());
         }
-        FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter(), fill);
+        FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter(), fill, slots);
         if (f != null) {
           return f == child.file() ? ChildResult.of(action, List.of(), 0)
               : new ChildResult(action, List.of(f), 0, f.fileSize() - child.file().fileSize());
@@ -960,7 +978,7 @@ final class NodeTree {
         merged.seekToFirst();
         List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
-            io.outputs(), io.limiter(), fillsWholeNode(job.level() + 1, w.mode()));
+            io.outputs(), io.limiter(), fillsWholeNode(job.level() + 1, w.mode()), slots);
         return ChildResult.of(action, files, child.bytes());
       }
     }

@@ -186,9 +186,18 @@ public final class StoreOptions {
   public static final Option<Integer> NODE_FLUSH_WRITERS =
       Option.builder("node-flush-writers", OptionType.INT)
           .defaultValue(8).bounds(1, 64)
-          .doc("node trees: threads that write the children's shares of one node flush side by side, so the"
-              + " syncs of appends to different files overlap; 1 writes them one after another. Memtable"
-              + " flushes have as many writers of their own, so they never queue behind a compaction").build();
+          .doc("node trees: children's shares of one node flush that are merged and encoded at once; 1 does"
+              + " the CPU work of a flush on one thread at a time, the strict reading of one background thread."
+              + " A writer waiting for a sync makes way for the next (node-flush-io-depth). Memtable flushes"
+              + " have as many writers of their own, so they never queue behind a compaction").build();
+
+  public static final Option<Integer> NODE_FLUSH_IO_DEPTH =
+      Option.builder("node-flush-io-depth", OptionType.INT)
+          .defaultValue(8).bounds(1, 64)
+          .doc("node trees: children's writes of one node flush in flight at once, counting those waiting"
+              + " for their syncs; at most node-flush-writers of them encode at a time. Raised to"
+              + " node-flush-writers if lower; 1 (with one writer) makes each child wait for its syncs"
+              + " before the next starts").build();
 
   public static final Option<Long> COMPACTION_RATE_LIMIT =
       Option.builder("compaction-rate-limit", OptionType.SIZE)
@@ -218,7 +227,7 @@ public final class StoreOptions {
               LSBM_LEVELS, LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
               MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, STACK_POLICY, STACK_SIZE_RATIO, STACK_MAX_COMPONENTS, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
-              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, TABLE_READS,
+              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, NODE_FLUSH_IO_DEPTH, TABLE_READS,
               COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
           v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
                   && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)

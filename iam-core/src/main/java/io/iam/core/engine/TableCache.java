@@ -16,6 +16,7 @@ import io.iam.core.table.MSTableWriter;
 import io.iam.core.table.SequenceHandle;
 import io.iam.core.table.SequenceReader;
 import io.iam.core.table.SequenceWriter;
+import io.iam.core.table.SyncListener;
 import io.iam.core.table.TableOptions;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.FileMeta;
@@ -54,8 +55,9 @@ final class TableCache implements Closeable {
   private final long targetFileSize;
   private final Map<Long, MSTableReader> readers = new ConcurrentHashMap<>();
   /**
-   * Serializes, per file, what reads or rewrites its footer: opening or refreshing a reader and
-   * opening or committing an append, so no reader ever sees a footer half rewritten.
+   * Serializes, per file, what reads or rewrites its footer: opening or refreshing a reader,
+   * opening an append, and an append's in-place footer write (not the syncs around it), so no
+   * reader ever sees a footer half rewritten.
    */
   private final Striped<Lock> footerLocks = Striped.lock(64);
 
@@ -322,7 +324,7 @@ final class TableCache implements Closeable {
     List<Long> numbers = new ArrayList<>();
     long[] next = {fileNumber};
     writeOutputs(source, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), () -> next[0]++,
-        Long.MAX_VALUE, 0, numbers, out, limiter, false);
+        Long.MAX_VALUE, 0, numbers, out, limiter, false, null);
     return out.isEmpty() ? null : out.get(0);
   }
 
@@ -344,7 +346,7 @@ final class TableCache implements Closeable {
     try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
       merged.seekToFirst();
       writeOutputs(merged, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber,
-          targetFileSize, 0, outputs, out, limiter, false);
+          targetFileSize, 0, outputs, out, limiter, false, null);
     }
     return out;
   }
@@ -355,10 +357,11 @@ final class TableCache implements Closeable {
    * user keys. Returns their metadata, none if nothing was left to write.
    */
   List<FileMeta> writeNodes(InternalIterator in, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
-      long cutSize, long capacity, List<Long> outputs, RateLimiter limiter, boolean fillCache) throws IOException {
+      long cutSize, long capacity, List<Long> outputs, RateLimiter limiter, boolean fillCache, SyncListener syncs)
+      throws IOException {
     List<FileMeta> out = new ArrayList<>();
     writeOutputs(in, new Dropper(cmp.userComparator(), smallestSnapshot, bottommost), newFileNumber, cutSize,
-        capacity, outputs, out, limiter, fillCache);
+        capacity, outputs, out, limiter, fillCache, syncs);
     return out;
   }
 
@@ -401,9 +404,10 @@ final class TableCache implements Closeable {
    * @param fillCache put the new sequence's blocks in the block cache once it commits; a caller
    *     whose append then fails to reach the manifest must evict the file from the cache, since
    *     the next append reuses that space
+   * @param syncs told around the commit's syncs, or null
    */
   FileMeta append(FileMeta f, InternalIterator in, long smallestSnapshot, long estimatedBytes, RateLimiter limiter,
-      boolean fillCache) throws IOException {
+      boolean fillCache, SyncListener syncs) throws IOException {
     Path path = StoreFiles.table(dir, f.fileNumber());
     Lock lock = footerLocks.get(f.fileNumber());
     MSTableWriter writer;
@@ -420,6 +424,8 @@ final class TableCache implements Closeable {
       Dropper dropper = new Dropper(cmp.userComparator(), smallestSnapshot, false);
       CacheFiller filler = fillCache ? new CacheFiller() : null;
       writer.setBlockListener(filler);
+      writer.setSyncListener(syncs);
+      writer.setFooterLock(lock); // readers opening the file meanwhile wait only for the footer's write
       SequenceWriter seq = writer.beginSequence();
       long unpaced = 0;
       for (; in.valid(); in.next()) {
@@ -436,13 +442,10 @@ final class TableCache implements Closeable {
         return f;
       }
       SequenceHandle h;
-      lock.lock();
       try {
         h = seq.finish();
       } catch (TableFullException e) {
         return null;
-      } finally {
-        lock.unlock();
       }
       if (filler != null) {
         filler.committed(f.fileNumber());
@@ -467,7 +470,8 @@ final class TableCache implements Closeable {
   }
 
   private void writeOutputs(InternalIterator in, Dropper dropper, LongSupplier newFileNumber, long cutSize,
-      long capacity, List<Long> numbers, List<FileMeta> out, RateLimiter limiter, boolean fillCache) throws IOException {
+      long capacity, List<Long> numbers, List<FileMeta> out, RateLimiter limiter, boolean fillCache, SyncListener syncs)
+      throws IOException {
     CacheFiller filler = fillCache ? new CacheFiller() : null;
     MSTableWriter writer = null;
     SequenceWriter seq = null;
@@ -492,6 +496,7 @@ final class TableCache implements Closeable {
           numbers.add(number);
           writer = MSTableWriter.create(fs, StoreFiles.table(dir, number), number, capacity, tableOptions, cmp);
           writer.setBlockListener(filler);
+          writer.setSyncListener(syncs);
           seq = writer.beginSequence();
         }
         byte[] v = in.value();
@@ -507,12 +512,25 @@ final class TableCache implements Closeable {
       }
       pace(limiter, unpaced, true); // small outputs pay too, or many of them would run unlimited
       if (!out.isEmpty()) {
-        fs.syncDirectory(dir); // the new files' names must be durable before the manifest names them
+        syncDirectory(syncs); // the new files' names must be durable before the manifest names them
       }
     } finally {
       if (writer != null) {
         writer.close();
       }
+    }
+  }
+
+  private void syncDirectory(SyncListener syncs) throws IOException {
+    if (syncs == null) {
+      fs.syncDirectory(dir);
+      return;
+    }
+    syncs.beforeSync();
+    try {
+      fs.syncDirectory(dir);
+    } finally {
+      syncs.afterSync();
     }
   }
 

@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.Lock;
 
 /**
  * Writes sorted sequences into an MSTable file, one at a time: {@link #beginSequence()}, add
@@ -50,6 +51,9 @@ public final class MSTableWriter implements Closeable {
    */
   private boolean fresh;
   private BlockListener blockListener;
+  private SyncListener syncListener;
+  /** Held while the footer is rewritten in place, so that no reader sees it half written; null: none. */
+  private Lock footerLock;
 
   /** Told each data block a sequence writes, as it is stored in the file (payload and trailer). */
   @FunctionalInterface
@@ -68,6 +72,48 @@ public final class MSTableWriter implements Closeable {
 
   BlockListener blockListener() {
     return blockListener;
+  }
+
+  /** Has the syncs of the sequences committed from now on reported to {@code listener}; null to stop. */
+  public void setSyncListener(SyncListener listener) {
+    this.syncListener = listener;
+  }
+
+  /**
+   * Has every in-place rewrite of the footer made under {@code lock}, which readers of the file
+   * also take to read the footer. The lock is held only for the write itself, never across a sync.
+   */
+  public void setFooterLock(Lock lock) {
+    this.footerLock = lock;
+  }
+
+  private void writeFooter(long offset, Footer f) throws IOException {
+    Lock l = footerLock;
+    if (l != null) {
+      l.lock();
+    }
+    try {
+      file.write(offset, ByteBuffer.wrap(f.encode()));
+    } finally {
+      if (l != null) {
+        l.unlock();
+      }
+    }
+  }
+
+  /** Syncs the file, telling the {@link SyncListener} around the wait. */
+  private void sync() throws IOException {
+    SyncListener l = syncListener;
+    if (l == null) {
+      file.sync();
+      return;
+    }
+    l.beforeSync();
+    try {
+      file.sync();
+    } finally {
+      l.afterSync();
+    }
   }
 
   private MSTableWriter(Path path, long fileNumber, TableOptions opts, InternalKeyComparator cmp, FsFile file,
@@ -302,23 +348,23 @@ public final class MSTableWriter implements Closeable {
       // A file this writer created is named by nothing until its first sequence has committed (the
       // caller records it afterwards), so a crash before the one sync below leaves only garbage
       // no one reads, and that commit skips this sync.
-      file.sync();
+      sync();
     }
     Footer next = new Footer(TableFormat.VERSION, sequenceCount() + 1, h.dataEnd(), h.metaOffset(), h.metaLength(),
         propsLength);
     long fo = footer == null ? h.metaOffset() + h.metaLength() : footerOffset;
     try {
-      file.write(fo, ByteBuffer.wrap(next.encode()));
+      writeFooter(fo, next);
       if (footer == null && file.size() > fo + Footer.SIZE) {
         // A new compact file ends at its footer; drop what an abandoned attempt left beyond it.
         file.truncate(fo + Footer.SIZE);
       }
-      file.sync();
+      sync();
     } catch (IOException | RuntimeException e) {
       if (footer != null) {
         try {
-          file.write(fo, ByteBuffer.wrap(footer.encode()));
-          file.sync();
+          writeFooter(fo, footer);
+          sync();
         } catch (IOException | RuntimeException restore) {
           e.addSuppressed(restore);
         }

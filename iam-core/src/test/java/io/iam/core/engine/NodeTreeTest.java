@@ -234,32 +234,36 @@ class NodeTreeTest {
   void aMoveKeepsItsSequencesOnlyWhereTheCacheHoldsThem(@TempDir Path dir) throws Exception {
     Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
         "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write"));
-    for (boolean fixed : new boolean[] {false, true}) {
-      if (fixed) {
-        m.put("mixed-level", "2");
-        m.put("mixed-level-sequences", "3");
-      }
-      try (IamStore store = IamStore.open(dir.resolve("fixed-" + fixed), StoreOptions.parse(m))) {
-        hashLoad(store, 21, RECORDS_FOR_SCANS);
-        Map<String, Number> p = store.properties();
-        long kept = p.get("node.moves-kept").longValue();
-        long rewritten = p.get("node.moves-rewritten").longValue();
-        if (fixed) {
-          assertEquals(0, kept, "with m fixed no move keeps its sequences: " + p);
-          assertTrue(rewritten > 0, "a move past the mixed level rewrites its sequences as one: " + p);
-        } else {
-          assertTrue(kept > 0, "with room, moves keep their sequences: " + p);
+    // Whether a node moves past a level's cap at all depends on the m the rule chose just then,
+    // which follows how full the levels were, and so on how memtable flushes and node jobs
+    // interleaved: one run of the full suite (session 16) chose m = 1 throughout and no move
+    // passed a cap. So up to three loads, each checked in full, until one has such a move.
+    long kept = 0;
+    for (long seed = 21; seed < 24 && kept == 0; seed++) {
+      kept = moveLoad(dir.resolve("free-" + seed), m, seed).get("node.moves-kept").longValue();
+    }
+    assertTrue(kept > 0, "with room, moves keep their sequences (three loads)");
+    m.put("mixed-level", "2");
+    m.put("mixed-level-sequences", "3");
+    Map<String, Number> p = moveLoad(dir.resolve("fixed"), m, 21);
+    assertEquals(0, p.get("node.moves-kept").longValue(), "with m fixed no move keeps its sequences: " + p);
+    assertTrue(p.get("node.moves-rewritten").longValue() > 0, "a move past the mixed level rewrites its sequences as one: " + p);
+  }
+
+  /** Loads a store, checks every record and the scans' uncached sequences, and returns its properties. */
+  private static Map<String, Number> moveLoad(Path dir, Map<String, String> m, long seed) throws Exception {
+    try (IamStore store = IamStore.open(dir, StoreOptions.parse(m))) {
+      hashLoad(store, seed, RECORDS_FOR_SCANS);
+      assertTrue(store.verify() > 0);
+      assertEquals(hashLoaded(seed, RECORDS_FOR_SCANS), render(contents(store)));
+      try (StoreIterator it = store.iterator()) {
+        for (it.seekToFirst(); it.valid(); it.next()) {
+          it.key(); // a full scan: every sequence of every level
         }
-        assertTrue(store.verify() > 0);
-        assertEquals(hashLoaded(21, RECORDS_FOR_SCANS), render(contents(store)));
-        try (StoreIterator it = store.iterator()) {
-          for (it.seekToFirst(); it.valid(); it.next()) {
-            it.key(); // a full scan: every sequence of every level
-          }
-        }
-        assertTrue(store.statistics().scanMaxUncachedPerLevel() <= 1,
-            "at most one uncached sequence per level: " + store.properties());
       }
+      assertTrue(store.statistics().scanMaxUncachedPerLevel() <= 1,
+          "at most one uncached sequence per level: " + store.properties());
+      return store.properties();
     }
   }
 
@@ -399,6 +403,84 @@ class NodeTreeTest {
       assertTrue(contents(store).size() > 890);
     } finally {
       release.countDown();
+    }
+  }
+
+  /**
+   * With {@code node-flush-writers=1} a node flush's children are encoded strictly one at a time
+   * (no two child writers are ever inside a write), yet a writer waiting for its sync makes way
+   * for the next child, so syncs overlap; {@code node-flush-io-depth=1} makes each child wait for
+   * its own syncs, as before session 16. Every sync is slowed down so that overlaps show.
+   */
+  @ParameterizedTest(name = "node-flush-io-depth={0}")
+  @ValueSource(ints = {8, 1})
+  void oneWriterEncodesAloneWhileTheSyncsOfEarlierChildrenOverlap(int ioDepth, @TempDir Path dir) throws Exception {
+    java.util.concurrent.atomic.AtomicInteger writing = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger syncing = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger mostWriting = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger mostSyncing = new java.util.concurrent.atomic.AtomicInteger();
+    io.iam.core.fs.Fs slow = new io.iam.core.fs.ForwardingFs(io.iam.core.fs.LocalFs.INSTANCE) {
+      @Override
+      protected io.iam.core.fs.FsFile wrap(Path path, io.iam.core.fs.FsFile file) {
+        return new io.iam.core.fs.ForwardingFsFile(file) {
+          @Override
+          public void write(long position, java.nio.ByteBuffer src) throws java.io.IOException {
+            if (!childWriter()) {
+              super.write(position, src);
+              return;
+            }
+            mostWriting.accumulateAndGet(writing.incrementAndGet(), Math::max);
+            try {
+              pause(2);
+              super.write(position, src);
+            } finally {
+              writing.decrementAndGet();
+            }
+          }
+
+          @Override
+          public void sync() throws java.io.IOException {
+            if (!childWriter()) {
+              super.sync();
+              return;
+            }
+            mostSyncing.accumulateAndGet(syncing.incrementAndGet(), Math::max);
+            try {
+              pause(20);
+              super.sync();
+            } finally {
+              syncing.decrementAndGet();
+            }
+          }
+        };
+      }
+    };
+    Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
+        "block-cache-size", "1MiB", "node-flush-writers", "1", "node-flush-io-depth", Integer.toString(ioDepth)));
+    List<String> expected = hashLoaded(13, 4000);
+    try (IamStore store = IamStore.open(slow, dir, StoreOptions.parse(m), io.iam.core.key.BytewiseComparator.INSTANCE)) {
+      hashLoad(store, 13, 4000);
+      assertTrue(store.properties().get("node.appends").longValue() > 10, "node flushes appended: " + store.properties());
+      assertEquals(expected, render(contents(store)));
+    }
+    assertEquals(1, mostWriting.get(), "child writers inside a write at once");
+    if (ioDepth > 1) {
+      assertTrue(mostSyncing.get() >= 2, "syncs in flight at once: " + mostSyncing.get());
+    } else {
+      assertEquals(1, mostSyncing.get(), "syncs in flight at once");
+    }
+  }
+
+  private static boolean childWriter() {
+    return Thread.currentThread().getName().startsWith("iam-child-writer-");
+  }
+
+  private static void pause(long millis) throws java.io.InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException();
     }
   }
 

@@ -60,6 +60,48 @@ class MSTableSyncTest {
     assertEquals(2, count(ops, Op.SYNC), ops.toString());
   }
 
+  /**
+   * A writer's syncs are reported to its {@link SyncListener} (NodeTree lets another writer encode
+   * meanwhile), and the footer lock, which readers take, is held for the footer's write only: held
+   * across a sync it made every reader of the file's lock stripe wait for the disk, and with {@code
+   * node-flush-writers=1} it deadlocked a writer waiting for that stripe against one waiting to
+   * encode again after its sync.
+   */
+  @Test
+  void syncsAreReportedAndTheFooterLockCoversOnlyTheFootersWrite() throws IOException {
+    java.util.concurrent.locks.ReentrantLock footerLock = new java.util.concurrent.locks.ReentrantLock();
+    List<String> events = new ArrayList<>();
+    FaultInjectingFs fs = new FaultInjectingFs(LocalFs.INSTANCE);
+    fs.failWhen((op, path) -> {
+      events.add(op + (footerLock.isHeldByCurrentThread() ? " locked" : ""));
+      return false;
+    });
+    SyncListener listener = new SyncListener() {
+      @Override
+      public void beforeSync() {
+        events.add("before" + (footerLock.isHeldByCurrentThread() ? " locked" : ""));
+      }
+
+      @Override
+      public void afterSync() {
+        events.add("after");
+      }
+    };
+    Path f = dir.resolve("000004.mst");
+    try (MSTableWriter w = MSTableWriter.create(fs, f, 4, 4 << 20, TableOptions.DEFAULT, CMP)) {
+      TableTestData.random(1, 2_000, 0, 1, 100).writeTo(w);
+    }
+    try (MSTableWriter w = MSTableWriter.openForAppend(fs, f, 4, TableOptions.DEFAULT, CMP)) {
+      w.setSyncListener(listener);
+      w.setFooterLock(footerLock);
+      events.clear();
+      TableTestData.random(2, 2_000, 1L << 32, 1, 100).writeTo(w);
+    }
+    assertEquals(List.of("before", "SYNC", "after", "WRITE locked", "before", "SYNC", "after"), events.subList(
+        events.size() - 7, events.size()), events.toString());
+    assertEquals(false, footerLock.isLocked());
+  }
+
   private static FaultInjectingFs recording(List<Op> ops) {
     FaultInjectingFs fs = new FaultInjectingFs(LocalFs.INSTANCE);
     fs.failWhen((op, path) -> {
