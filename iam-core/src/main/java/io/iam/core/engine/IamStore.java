@@ -101,6 +101,10 @@ public final class IamStore implements AutoCloseable {
   private boolean purgeAgain;
   private final RateLimiter rateLimiter;
   private final long memtableSize;
+  /** Options read on every write, looked up once. */
+  private final int l0SlowdownTrigger;
+  private final int l0StopTrigger;
+  private final int maxImmutableMemtables;
   private final int maxKey;
   private final int maxValue;
 
@@ -178,6 +182,9 @@ public final class IamStore implements AutoCloseable {
     long rate = options.get(StoreOptions.COMPACTION_RATE_LIMIT);
     this.rateLimiter = rate == 0 ? null : RateLimiter.create(rate);
     this.memtableSize = options.get(StoreOptions.MEMTABLE_SIZE);
+    this.l0SlowdownTrigger = options.get(StoreOptions.L0_SLOWDOWN_TRIGGER);
+    this.l0StopTrigger = options.get(StoreOptions.L0_STOP_TRIGGER);
+    this.maxImmutableMemtables = options.get(StoreOptions.MAX_IMMUTABLE_MEMTABLES);
     this.maxKey = options.get(StoreOptions.MAX_KEY_SIZE);
     this.maxValue = options.get(StoreOptions.MAX_VALUE_SIZE);
     this.cursors = new byte[levels][];
@@ -645,7 +652,7 @@ public final class IamStore implements AutoCloseable {
       ensureOpen();
       // minmax and stack: level 0 holds the buckets or the runs, which the L0 triggers are not about
       int l0 = minmax != null || stack != null ? 0 : versions.current().files(0).size();
-      if (!delayed && l0 >= options.get(StoreOptions.L0_SLOWDOWN_TRIGGER)) {
+      if (!delayed && l0 >= l0SlowdownTrigger) {
         long start = System.nanoTime();
         mutex.unlock();
         try {
@@ -660,7 +667,7 @@ public final class IamStore implements AutoCloseable {
         delayed = true;
       } else if (mem.approximateBytes() < memtableSize) {
         return;
-      } else if (imms.size() >= options.get(StoreOptions.MAX_IMMUTABLE_MEMTABLES) || l0 >= options.get(StoreOptions.L0_STOP_TRIGGER)) {
+      } else if (imms.size() >= maxImmutableMemtables || l0 >= l0StopTrigger) {
         long start = System.nanoTime();
         maybeScheduleWork();
         try {
