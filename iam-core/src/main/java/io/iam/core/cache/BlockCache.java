@@ -44,6 +44,14 @@ public interface BlockCache {
   /** Blocks of the file now in the cache. */
   long residentBlocks(long fileNumber);
 
+  /**
+   * The block at {@code offset} of file {@code fileNumber} if it is resident and the cache can
+   * hand it over without touching its recency, else null; counts neither a hit nor a miss. For a
+   * compaction's reads, which use resident blocks but leave the cache as it was (RocksDB's {@code
+   * fill_cache=false}). The array is shared: callers must not modify it.
+   */
+  byte[] peek(long fileNumber, long offset);
+
   /** Whether the block at {@code offset} of file {@code fileNumber} is resident; does not touch its recency. */
   boolean contains(long fileNumber, long offset);
 

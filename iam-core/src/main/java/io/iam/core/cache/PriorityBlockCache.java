@@ -262,6 +262,14 @@ public final class PriorityBlockCache implements BlockCache {
   }
 
   @Override
+  public byte[] peek(long fileNumber, long offset) {
+    synchronized (lock) {
+      Node n = index.get(new Key(fileNumber, offset));
+      return n == null ? null : n.block;
+    }
+  }
+
+  @Override
   public boolean contains(long fileNumber, long offset) {
     synchronized (lock) {
       return index.containsKey(new Key(fileNumber, offset));

@@ -199,14 +199,16 @@ final class TableCache implements Closeable {
   }
 
   /**
-   * An iterator for a compaction: it reads the file through a private reader that bypasses the
-   * block cache (RocksDB's fill_cache=false), so a compaction neither evicts the blocks readers
-   * use nor fills the cache with blocks of files it is about to delete. Closing it closes the
+   * An iterator for a compaction: it reads the file through a private reader that leaves the block
+   * cache as it was (RocksDB's fill_cache=false), so a compaction neither evicts the blocks readers
+   * use nor fills the cache with blocks of files it is about to delete. Blocks resident in the
+   * cache are taken from it ({@link io.iam.core.cache.BlockCache#peek}: a node job's parent keeps
+   * its appended sequences there), the others read ahead from the file. Closing it closes the
    * reader.
    */
   InternalIterator uncachedIterator(FileMeta f) throws IOException {
-    MSTableReader r = MSTableReader.open(fs, StoreFiles.table(dir, f.fileNumber()), f.fileNumber(), null, tableOptions, cmp,
-        f.sequenceCount());
+    Path path = StoreFiles.table(dir, f.fileNumber());
+    MSTableReader r = MSTableReader.openLookOnly(fs, path, f.fileNumber(), cache, tableOptions, cmp, f.sequenceCount());
     return new ForwardingIterator(iterator(f, r)) {
       @Override
       public void close() throws IOException {

@@ -68,6 +68,24 @@ public final class MSTableReader implements Closeable {
    */
   public static MSTableReader open(Fs fs, Path path, long fileNumber, BlockCache cache, TableOptions opts,
       InternalKeyComparator cmp, int sequenceCount) throws IOException {
+    return open(fs, path, fileNumber, cache, true, opts, cmp, sequenceCount);
+  }
+
+  /**
+   * Opens a table file, like {@link #open(Fs, Path, long, BlockCache, TableOptions,
+   * InternalKeyComparator, int)}, for one pass over its sequences that leaves the cache as it was:
+   * a block resident in {@code cache} is taken from it ({@link BlockCache#peek}), any other is read
+   * from the file, ahead of need, and not cached. RocksDB's compactions read so ({@code
+   * fill_cache=false}); a node job reads the node it flushes so, whose appended sequences the
+   * IAM-tree keeps in the cache.
+   */
+  public static MSTableReader openLookOnly(Fs fs, Path path, long fileNumber, BlockCache cache, TableOptions opts,
+      InternalKeyComparator cmp, int sequenceCount) throws IOException {
+    return open(fs, path, fileNumber, Objects.requireNonNull(cache, "cache"), false, opts, cmp, sequenceCount);
+  }
+
+  private static MSTableReader open(Fs fs, Path path, long fileNumber, BlockCache cache, boolean fill,
+      TableOptions opts, InternalKeyComparator cmp, int sequenceCount) throws IOException {
     Objects.requireNonNull(opts, "opts");
     Objects.requireNonNull(cmp, "cmp");
     if (sequenceCount < -1) {
@@ -78,7 +96,7 @@ public final class MSTableReader implements Closeable {
       TableMetadata.Loaded loaded = TableMetadata.load(f, path, sequenceCount, true, cmp);
       List<SequenceReader> seqs = new ArrayList<>(loaded.sequences().size());
       for (TableMetadata.Sequence s : loaded.sequences()) {
-        seqs.add(new SequenceReader(f, path, fileNumber, cache, cmp, s));
+        seqs.add(new SequenceReader(f, path, fileNumber, cache, fill, cmp, s));
       }
       return new MSTableReader(f, path, fileNumber, loaded.fileSize(), List.copyOf(seqs));
     } catch (IOException | RuntimeException e) {
@@ -106,7 +124,7 @@ public final class MSTableReader implements Closeable {
     List<SequenceReader> seqs = new ArrayList<>(loaded.sequences().size());
     for (int i = 0; i < loaded.sequences().size(); i++) {
       seqs.add(i < sequences.size() ? sequences.get(i)
-          : new SequenceReader(file, path, fileNumber, cache, cmp, loaded.sequences().get(i)));
+          : new SequenceReader(file, path, fileNumber, cache, true, cmp, loaded.sequences().get(i)));
     }
     return new MSTableReader(file, path, fileNumber, loaded.fileSize(), List.copyOf(seqs));
   }

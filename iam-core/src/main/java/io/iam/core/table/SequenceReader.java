@@ -20,6 +20,11 @@ public final class SequenceReader {
   private final Path path;
   private final long fileNumber;
   private final BlockCache cache;
+  /**
+   * Whether blocks read go into {@link #cache}; if not, the cache is only looked into ({@link
+   * BlockCache#peek}) and an iterator reads the other blocks ahead from the file.
+   */
+  private final boolean fill;
   private final InternalKeyComparator cmp;
   private final SequenceHandle handle;
   private final byte[][] lastKeys;
@@ -28,12 +33,13 @@ public final class SequenceReader {
   private final BloomFilter filter;
   private final long filterOffset;
 
-  SequenceReader(FsFile file, Path path, long fileNumber, BlockCache cache, InternalKeyComparator cmp,
+  SequenceReader(FsFile file, Path path, long fileNumber, BlockCache cache, boolean fill, InternalKeyComparator cmp,
       TableMetadata.Sequence meta) {
     this.file = file;
     this.path = path;
     this.fileNumber = fileNumber;
     this.cache = cache;
+    this.fill = fill;
     this.cmp = cmp;
     this.handle = meta.props().handle();
     this.lastKeys = meta.lastKeys();
@@ -131,20 +137,26 @@ public final class SequenceReader {
   }
 
   /**
-   * Block {@code i}: without a block cache, from {@code ra}'s window (filled with the blocks from
-   * {@code i} on that fit in its current size, or just block {@code i}); otherwise as
-   * {@link #block(int)}.
+   * Block {@code i}: unless blocks are read through the block cache, from {@code ra}'s window
+   * (filled with the blocks from {@code i} on that fit in its current size, up to the first one
+   * resident in the cache), or from the cache if it is resident there and not in the window;
+   * otherwise as {@link #block(int)}.
    */
   Block block(int i, Readahead ra) throws IOException {
-    if (cache != null || ra == null) {
+    if (cached() || ra == null) {
       return block(i);
     }
     if (i < ra.first || i > ra.last) {
+      byte[] resident = cache == null ? null : cache.peek(fileNumber, blockOffsets[i]);
+      if (resident != null) {
+        return parse(resident, i);
+      }
       ra.limit = i == ra.followOn ? Math.min(READAHEAD_BYTES, 2 * ra.limit) : READAHEAD_INITIAL_BYTES;
       int last = i;
       long end = blockOffsets[i] + blockLengths[i] + TableFormat.TRAILER_SIZE;
       while (last + 1 < blockOffsets.length && blockOffsets[last + 1] == end
-          && blockOffsets[last + 1] + blockLengths[last + 1] + TableFormat.TRAILER_SIZE - blockOffsets[i] <= ra.limit) {
+          && blockOffsets[last + 1] + blockLengths[last + 1] + TableFormat.TRAILER_SIZE - blockOffsets[i] <= ra.limit
+          && (cache == null || cache.peek(fileNumber, blockOffsets[last + 1]) == null)) { // a resident block ends it
         last++;
         end = blockOffsets[last] + blockLengths[last] + TableFormat.TRAILER_SIZE;
       }
@@ -169,17 +181,34 @@ public final class SequenceReader {
         blockOffsets[i]);
   }
 
-  /** Whether blocks are read through the block cache (else an iterator reads ahead). */
+  /** Whether blocks are read through the block cache, filling it (else an iterator reads ahead). */
   boolean cached() {
-    return cache != null;
+    return cache != null && fill;
   }
 
-  /** Block {@code i}, from the cache or read and verified. */
+  /** Block {@code i}: from the cache or read and verified (and cached, if this reader fills the cache). */
   Block block(int i) throws IOException {
     long off = blockOffsets[i];
     int len = blockLengths[i];
     BlockCache.Loader loader = () -> TableFormat.readBlock(file, path, off, len, TableFormat.TYPE_DATA);
-    byte[] data = cache == null ? loader.load() : cache.get(fileNumber, off, loader);
+    byte[] data;
+    if (cache == null) {
+      data = loader.load();
+    } else if (fill) {
+      data = cache.get(fileNumber, off, loader);
+    } else {
+      data = cache.peek(fileNumber, off);
+      if (data == null) {
+        data = loader.load();
+      }
+    }
+    return parse(data, i);
+  }
+
+  /** Parses block {@code i} from {@code data}, its payload and trailer as cached (verified when it was read). */
+  private Block parse(byte[] data, int i) throws IOException {
+    long off = blockOffsets[i];
+    int len = blockLengths[i];
     if (data.length != len + TableFormat.TRAILER_SIZE) {
       throw new TableCorruptionException(path, off, "cached block has length " + data.length + ", expected "
           + (len + TableFormat.TRAILER_SIZE));

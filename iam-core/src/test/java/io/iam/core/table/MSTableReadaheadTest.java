@@ -133,4 +133,44 @@ class MSTableReadaheadTest {
       assertTrue(returned > 0, "the blocks before it are served");
     }
   }
+  /**
+   * A look-only reader ({@link MSTableReader#openLookOnly}) takes blocks resident in the cache from
+   * it, reads the others from the file, and leaves the cache as it was: no block added, no hit or
+   * miss counted. Here the cache holds every other block: the reads cover only the rest.
+   */
+  @Test
+  void aLookOnlyReadTakesResidentBlocksAndLeavesTheCacheAsItWas() throws IOException {
+    io.iam.core.cache.PriorityBlockCache cache = new io.iam.core.cache.PriorityBlockCache(64L << 20, 0);
+    int blocks;
+    try (MSTableReader r = MSTableReader.open(LocalFs.INSTANCE, table, 9, cache, TableOptions.DEFAULT, CMP)) {
+      SequenceReader s = r.sequence(0);
+      blocks = s.blockCount();
+      for (int b = 0; b < blocks; b += 2) {
+        s.block(b); // cached
+      }
+    }
+    long resident = cache.residentBlocks(9);
+    long hits = cache.hits();
+    long misses = cache.misses();
+    assertEquals((blocks + 1) / 2, resident);
+    CountingFs fs = new CountingFs(LocalFs.INSTANCE);
+    try (MSTableReader r = MSTableReader.openLookOnly(fs, table, 9, cache, TableOptions.DEFAULT, CMP, -1)) {
+      long opened = fs.bytesRead.get();
+      TableIterator it = r.sequence(0).iterator();
+      int i = 0;
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        assertArrayEquals(data.keys.get(i), it.key());
+        assertArrayEquals(data.values.get(i), it.value());
+        i++;
+      }
+      assertEquals(data.size(), i);
+      long read = fs.bytesRead.get() - opened;
+      long dataBytes = r.sequence(0).handle().dataEnd() - r.sequence(0).handle().dataStart();
+      assertTrue(read < dataBytes * 6 / 10, "read " + read + " of " + dataBytes + " data bytes, half the blocks cached");
+      assertTrue(read > dataBytes * 4 / 10, "the uncached half is read: " + read + " of " + dataBytes);
+    }
+    assertEquals(resident, cache.residentBlocks(9), "nothing added to the cache");
+    assertEquals(hits, cache.hits());
+    assertEquals(misses, cache.misses());
+  }
 }

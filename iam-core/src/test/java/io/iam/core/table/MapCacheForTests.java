@@ -40,6 +40,11 @@ final class MapCacheForTests implements BlockCache {
   }
 
   @Override
+  public byte[] peek(long fileNumber, long offset) {
+    return blocks.get(new Key(fileNumber, offset));
+  }
+
+  @Override
   public boolean contains(long fileNumber, long offset) {
     return blocks.keySet().stream().anyMatch(k -> k.file() == fileNumber && k.offset() == offset);
   }

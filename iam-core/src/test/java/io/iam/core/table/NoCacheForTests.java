@@ -26,6 +26,11 @@ final class NoCacheForTests implements BlockCache {
   public void evictFile(long fileNumber) {}
 
   @Override
+  public byte[] peek(long fileNumber, long offset) {
+    return null;
+  }
+
+  @Override
   public boolean contains(long fileNumber, long offset) {
     return false;
   }
