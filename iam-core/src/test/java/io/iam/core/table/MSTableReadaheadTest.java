@@ -37,6 +37,18 @@ class MSTableReadaheadTest {
     }
   }
 
+  /** Iterates the sequence from its start and checks every entry against the data written. */
+  private static void assertIteratesEveryEntry(SequenceReader s) throws IOException {
+    TableIterator it = s.iterator();
+    int i = 0;
+    for (it.seekToFirst(); it.valid(); it.next()) {
+      assertArrayEquals(data.keys.get(i), it.key());
+      assertArrayEquals(data.values.get(i), it.value());
+      i++;
+    }
+    assertEquals(data.size(), i);
+  }
+
   private static MSTableReader uncached(CountingFs fs, Path f) throws IOException {
     return MSTableReader.open(fs, f, 9, null, TableOptions.DEFAULT, CMP);
   }
@@ -47,14 +59,7 @@ class MSTableReadaheadTest {
     try (MSTableReader r = uncached(fs, table)) {
       SequenceReader s = r.sequence(0);
       long opened = fs.reads.get();
-      TableIterator it = s.iterator();
-      int i = 0;
-      for (it.seekToFirst(); it.valid(); it.next()) {
-        assertArrayEquals(data.keys.get(i), it.key());
-        assertArrayEquals(data.values.get(i), it.value());
-        i++;
-      }
-      assertEquals(data.size(), i);
+      assertIteratesEveryEntry(s);
       long reads = fs.reads.get() - opened;
       long dataBytes = Files.size(table);
       assertTrue(s.blockCount() > 200, "enough blocks to tell: " + s.blockCount());
@@ -156,14 +161,7 @@ class MSTableReadaheadTest {
     CountingFs fs = new CountingFs(LocalFs.INSTANCE);
     try (MSTableReader r = MSTableReader.openLookOnly(fs, table, 9, cache, TableOptions.DEFAULT, CMP, -1)) {
       long opened = fs.bytesRead.get();
-      TableIterator it = r.sequence(0).iterator();
-      int i = 0;
-      for (it.seekToFirst(); it.valid(); it.next()) {
-        assertArrayEquals(data.keys.get(i), it.key());
-        assertArrayEquals(data.values.get(i), it.value());
-        i++;
-      }
-      assertEquals(data.size(), i);
+      assertIteratesEveryEntry(r.sequence(0));
       long read = fs.bytesRead.get() - opened;
       long dataBytes = r.sequence(0).handle().dataEnd() - r.sequence(0).handle().dataStart();
       assertTrue(read < dataBytes * 6 / 10, "read " + read + " of " + dataBytes + " data bytes, half the blocks cached");
