@@ -40,9 +40,4 @@ final class WriterSlots implements SyncListener {
   public void afterSync() {
     enter();
   }
-
-  /** Slots free now (for tests). */
-  int available() {
-    return slots.availablePermits();
-  }
 }
