@@ -364,26 +364,16 @@ class NodeTreeTest {
   void aMemtableFlushDoesNotQueueBehindACompactionsWrites(@TempDir Path dir) throws Exception {
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.atomic.AtomicInteger blocked = new java.util.concurrent.atomic.AtomicInteger();
-    io.iam.core.fs.Fs gate = new io.iam.core.fs.ForwardingFs(io.iam.core.fs.LocalFs.INSTANCE) {
-      @Override
-      protected io.iam.core.fs.FsFile wrap(Path path, io.iam.core.fs.FsFile file) {
-        return new io.iam.core.fs.ForwardingFsFile(file) {
-          @Override
-          public void sync() throws java.io.IOException {
-            if (Thread.currentThread().getName().startsWith("iam-child-writer-")) {
-              blocked.incrementAndGet();
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException();
-              }
-            }
-            super.sync();
-          }
-        };
+    io.iam.core.fs.Fs gate = onChildWriters(Around.DIRECT, sync -> {
+      blocked.incrementAndGet();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException();
       }
-    };
+      sync.run();
+    });
     Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
         "block-cache-size", "1MiB", "node-flush-writers", "1", "max-immutable-memtables", "1"));
     try (IamStore store = IamStore.open(gate, dir, StoreOptions.parse(m), io.iam.core.key.BytewiseComparator.INSTANCE)) {
@@ -419,42 +409,7 @@ class NodeTreeTest {
     java.util.concurrent.atomic.AtomicInteger syncing = new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.atomic.AtomicInteger mostWriting = new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.atomic.AtomicInteger mostSyncing = new java.util.concurrent.atomic.AtomicInteger();
-    io.iam.core.fs.Fs slow = new io.iam.core.fs.ForwardingFs(io.iam.core.fs.LocalFs.INSTANCE) {
-      @Override
-      protected io.iam.core.fs.FsFile wrap(Path path, io.iam.core.fs.FsFile file) {
-        return new io.iam.core.fs.ForwardingFsFile(file) {
-          @Override
-          public void write(long position, java.nio.ByteBuffer src) throws java.io.IOException {
-            if (!childWriter()) {
-              super.write(position, src);
-              return;
-            }
-            mostWriting.accumulateAndGet(writing.incrementAndGet(), Math::max);
-            try {
-              pause(2);
-              super.write(position, src);
-            } finally {
-              writing.decrementAndGet();
-            }
-          }
-
-          @Override
-          public void sync() throws java.io.IOException {
-            if (!childWriter()) {
-              super.sync();
-              return;
-            }
-            mostSyncing.accumulateAndGet(syncing.incrementAndGet(), Math::max);
-            try {
-              pause(20);
-              super.sync();
-            } finally {
-              syncing.decrementAndGet();
-            }
-          }
-        };
-      }
-    };
+    io.iam.core.fs.Fs slow = onChildWriters(counted(writing, mostWriting, 2), counted(syncing, mostSyncing, 20));
     Map<String, String> m = new HashMap<>(Map.of("tree", "iam", "fanout", "4", "memtable-size", "64KiB",
         "block-cache-size", "1MiB", "node-flush-writers", "1", "node-flush-io-depth", Integer.toString(ioDepth)));
     List<String> expected = hashLoaded(13, 4000);
@@ -469,6 +424,52 @@ class NodeTreeTest {
     } else {
       assertEquals(1, mostSyncing.get(), "syncs in flight at once");
     }
+  }
+
+  /** A file operation, run by an {@link Around}. */
+  private interface IoOp {
+    void run() throws java.io.IOException;
+  }
+
+  /** What a test does around a file operation of a compaction's child writer; it runs the operation itself. */
+  private interface Around {
+    Around DIRECT = IoOp::run;
+
+    void run(IoOp op) throws java.io.IOException;
+  }
+
+  /** The local file system, with writes and syncs made on compaction child-writer threads going through {@code write} and {@code sync}. */
+  private static io.iam.core.fs.Fs onChildWriters(Around write, Around sync) {
+    return new io.iam.core.fs.ForwardingFs(io.iam.core.fs.LocalFs.INSTANCE) {
+      @Override
+      protected io.iam.core.fs.FsFile wrap(Path path, io.iam.core.fs.FsFile file) {
+        return new io.iam.core.fs.ForwardingFsFile(file) {
+          @Override
+          public void write(long position, java.nio.ByteBuffer src) throws java.io.IOException {
+            (childWriter() ? write : Around.DIRECT).run(() -> super.write(position, src));
+          }
+
+          @Override
+          public void sync() throws java.io.IOException {
+            (childWriter() ? sync : Around.DIRECT).run(super::sync);
+          }
+        };
+      }
+    };
+  }
+
+  /** Counts the operations in progress into {@code now}, keeps their most in {@code most}, and slows each down. */
+  private static Around counted(java.util.concurrent.atomic.AtomicInteger now,
+      java.util.concurrent.atomic.AtomicInteger most, long pauseMillis) {
+    return op -> {
+      most.accumulateAndGet(now.incrementAndGet(), Math::max);
+      try {
+        pause(pauseMillis);
+        op.run();
+      } finally {
+        now.decrementAndGet();
+      }
+    };
   }
 
   private static boolean childWriter() {
