@@ -1,15 +1,15 @@
 package io.iam.core.cache;
 
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongIterator;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -35,27 +35,30 @@ import java.util.concurrent.atomic.LongAdder;
  * block that cannot fit without evicting a protected one is returned without being kept. So
  * {@code protectedUsed ≤ S ≤ capacity} and {@code used ≤ capacity}, exactly, at every moment.
  *
- * <p>Thread-safe: one lock guards both lists, the index and the per-file residency; loaders run
- * outside it. Two threads missing the same block may both load it (the second insert keeps the
- * first copy).
+ * <p>Thread-safe: one lock guards both lists and the per-file residency; loaders run outside it.
+ * Two threads missing the same block may both load it (the second insert keeps the first copy).
+ *
+ * <p><b>Index.</b> Blocks are found through their file: file number → that file's offset → entry,
+ * in primitive open-addressing maps (fastutil), so a look-up allocates nothing and touches few
+ * cache lines, and evicting a file drops its map whole.
  */
 public final class PriorityBlockCache implements BlockCache {
 
   private static final int OVERHEAD = LruBlockCache.ENTRY_OVERHEAD_BYTES;
 
-  private record Key(long fileNumber, long offset) {}
-
   /** An entry of one of the two doubly linked LRU lists (head = least recently used). */
   private static final class Node {
-    final Key key;
+    final long fileNumber;
+    final long offset;
     final byte[] block;
     final long weight;
     boolean prot;
     Node prev;
     Node next;
 
-    Node(Key key, byte[] block) {
-      this.key = key;
+    Node(long fileNumber, long offset, byte[] block) {
+      this.fileNumber = fileNumber;
+      this.offset = offset;
       this.block = block;
       this.weight = (long) block.length + OVERHEAD;
     }
@@ -63,7 +66,7 @@ public final class PriorityBlockCache implements BlockCache {
 
   /** A circular list with a sentinel; {@code sentinel.next} is the least recently used. */
   private static final class Lru {
-    final Node sentinel = new Node(new Key(-1, -1), new byte[0]);
+    final Node sentinel = new Node(-1, -1, new byte[0]);
     long bytes;
 
     Lru() {
@@ -94,24 +97,28 @@ public final class PriorityBlockCache implements BlockCache {
 
   /** Resident blocks of one file: offset → entry. */
   private static final class Residency {
-    final TreeMap<Long, Node> blocks = new TreeMap<>(); // sorted: pool changes happen in offset order
+    final Long2ObjectOpenHashMap<Node> blocks = new Long2ObjectOpenHashMap<>();
     long bytes;
   }
+
+  /** Pool changes of one file happen in offset order, so the lists' order is deterministic. */
+  private static final Comparator<Node> BY_OFFSET = Comparator.comparingLong(n -> n.offset);
 
   private final long capacity;
   private final long protectedCapacity;
   private final Object lock = new Object();
   /** @GuardedBy("lock") */
-  private final Map<Key, Node> index = new HashMap<>();
-  /** @GuardedBy("lock") */
-  private final Map<Long, Residency> files = new HashMap<>();
-  /** @GuardedBy("lock") file → the offset from which its blocks are protected. */
-  private Map<Long, Long> protectFrom = Map.of();
+  private final Long2ObjectOpenHashMap<Residency> files = new Long2ObjectOpenHashMap<>();
+  /**
+   * @GuardedBy("lock") file → the offset from which its blocks are protected; {@link #UNPROTECTED}
+   * for files it does not name.
+   */
+  private Long2LongOpenHashMap protectFrom = protectionMap(Map.of());
   /**
    * Files given blocks by {@link #fillProtected} that no {@link #protect} map has named since: their
    * blocks stay protected until a map names the file (then the map decides) or the file is evicted.
    */
-  private final Set<Long> pending = new HashSet<>();
+  private final LongOpenHashSet pending = new LongOpenHashSet();
   private final Lru prot = new Lru();
   private final Lru normal = new Lru();
   private final LongAdder protectedHits = new LongAdder();
@@ -144,9 +151,8 @@ public final class PriorityBlockCache implements BlockCache {
   @Override
   public byte[] get(long fileNumber, long offset, Loader loader) throws IOException {
     Objects.requireNonNull(loader, "loader");
-    Key key = new Key(fileNumber, offset);
     synchronized (lock) {
-      Node n = index.get(key);
+      Node n = findLocked(fileNumber, offset);
       if (n != null) {
         touchLocked(n);
         (n.prot ? protectedHits : normalHits).increment();
@@ -155,17 +161,17 @@ public final class PriorityBlockCache implements BlockCache {
     }
     byte[] block = loader.load();
     if (block == null) {
-      throw new NullPointerException("loader returned null for " + key);
+      throw new NullPointerException("loader returned null for file " + fileNumber + " offset " + offset);
     }
     synchronized (lock) {
-      boolean p = isProtectedLocked(key);
+      boolean p = isProtectedLocked(fileNumber, offset);
       (p ? protectedMisses : normalMisses).increment();
-      Node n = index.get(key);
+      Node n = findLocked(fileNumber, offset);
       if (n != null) { // another thread loaded it meanwhile
         touchLocked(n);
         return n.block;
       }
-      insertLocked(new Node(key, block), p);
+      insertLocked(new Node(fileNumber, offset, block), p);
     }
     return block;
   }
@@ -173,10 +179,9 @@ public final class PriorityBlockCache implements BlockCache {
   @Override
   public void fill(long fileNumber, long offset, byte[] block) {
     Objects.requireNonNull(block, "block");
-    Key key = new Key(fileNumber, offset);
     synchronized (lock) {
-      if (index.get(key) == null) {
-        insertLocked(new Node(key, block), isProtectedLocked(key));
+      if (findLocked(fileNumber, offset) == null) {
+        insertLocked(new Node(fileNumber, offset, block), isProtectedLocked(fileNumber, offset));
       }
     }
   }
@@ -191,12 +196,11 @@ public final class PriorityBlockCache implements BlockCache {
   @Override
   public void fillProtected(long fileNumber, long offset, byte[] block) {
     Objects.requireNonNull(block, "block");
-    Key key = new Key(fileNumber, offset);
     synchronized (lock) {
       pending.add(fileNumber);
-      Node n = index.get(key);
+      Node n = findLocked(fileNumber, offset);
       if (n == null) {
-        insertLocked(new Node(key, block), true);
+        insertLocked(new Node(fileNumber, offset, block), true);
       } else if (!n.prot && n.weight <= protectedCapacity) {
         promoteLocked(n);
         shrinkProtectedLocked();
@@ -211,24 +215,25 @@ public final class PriorityBlockCache implements BlockCache {
    * S demote the least recently used protected ones). The map is copied.
    */
   public void protect(Map<Long, Long> fromOffset) {
-    Map<Long, Long> next = Map.copyOf(fromOffset);
+    Long2LongOpenHashMap next = protectionMap(fromOffset);
     synchronized (lock) {
-      Map<Long, Long> old = protectFrom;
+      Long2LongOpenHashMap old = protectFrom;
       protectFrom = next;
       TreeSet<Long> changed = new TreeSet<>(); // in file order, so the result is deterministic
-      for (Iterator<Long> it = pending.iterator(); it.hasNext(); ) {
-        long f = it.next();
+      for (LongIterator it = pending.iterator(); it.hasNext(); ) {
+        long f = it.nextLong();
         if (next.containsKey(f)) {
           it.remove(); // named at last: the map decides from now on
           changed.add(f);
         }
       }
-      for (Map.Entry<Long, Long> e : old.entrySet()) {
-        if (!e.getValue().equals(next.get(e.getKey()))) {
-          changed.add(e.getKey());
+      for (Long2LongOpenHashMap.Entry e : old.long2LongEntrySet()) {
+        if (e.getLongValue() != next.get(e.getLongKey())) {
+          changed.add(e.getLongKey());
         }
       }
-      for (Long f : next.keySet()) {
+      for (LongIterator it = next.keySet().iterator(); it.hasNext(); ) {
+        long f = it.nextLong();
         if (!old.containsKey(f)) {
           changed.add(f);
         }
@@ -243,7 +248,7 @@ public final class PriorityBlockCache implements BlockCache {
   /** Whether a block at this place would be protected now (whether or not it is resident). */
   public boolean isProtected(long fileNumber, long offset) {
     synchronized (lock) {
-      return isProtectedLocked(new Key(fileNumber, offset));
+      return isProtectedLocked(fileNumber, offset);
     }
   }
 
@@ -251,12 +256,12 @@ public final class PriorityBlockCache implements BlockCache {
   public void evictFile(long fileNumber) {
     synchronized (lock) {
       pending.remove(fileNumber);
-      Residency r = files.get(fileNumber);
+      Residency r = files.remove(fileNumber);
       if (r == null) {
         return;
       }
-      for (Node n : new ArrayList<>(r.blocks.values())) {
-        removeLocked(n);
+      for (Node n : r.blocks.values()) {
+        (n.prot ? prot : normal).remove(n);
       }
     }
   }
@@ -264,7 +269,7 @@ public final class PriorityBlockCache implements BlockCache {
   @Override
   public byte[] peek(long fileNumber, long offset) {
     synchronized (lock) {
-      Node n = index.get(new Key(fileNumber, offset));
+      Node n = findLocked(fileNumber, offset);
       return n == null ? null : n.block;
     }
   }
@@ -272,7 +277,7 @@ public final class PriorityBlockCache implements BlockCache {
   @Override
   public boolean contains(long fileNumber, long offset) {
     synchronized (lock) {
-      return index.containsKey(new Key(fileNumber, offset));
+      return findLocked(fileNumber, offset) != null;
     }
   }
 
@@ -353,9 +358,22 @@ public final class PriorityBlockCache implements BlockCache {
 
   // ------------------------------------------------------------------ under the lock
 
-  private boolean isProtectedLocked(Key key) {
-    Long from = protectFrom.get(key.fileNumber());
-    return from != null && key.offset() >= from;
+  private static final long UNPROTECTED = Long.MAX_VALUE;
+
+  private static Long2LongOpenHashMap protectionMap(Map<Long, Long> fromOffset) {
+    Long2LongOpenHashMap m = new Long2LongOpenHashMap(fromOffset.size());
+    m.defaultReturnValue(UNPROTECTED);
+    fromOffset.forEach((f, from) -> m.put(f.longValue(), Objects.requireNonNull(from, "offset").longValue()));
+    return m;
+  }
+
+  private Node findLocked(long fileNumber, long offset) {
+    Residency r = files.get(fileNumber);
+    return r == null ? null : r.blocks.get(offset);
+  }
+
+  private boolean isProtectedLocked(long fileNumber, long offset) {
+    return offset >= protectFrom.get(fileNumber);
   }
 
   private void touchLocked(Node n) {
@@ -380,9 +398,12 @@ public final class PriorityBlockCache implements BlockCache {
       n.prot = false;
       normal.addMostRecent(n);
     }
-    index.put(n.key, n);
-    Residency r = files.computeIfAbsent(n.key.fileNumber(), f -> new Residency());
-    r.blocks.put(n.key.offset(), n);
+    Residency r = files.get(n.fileNumber);
+    if (r == null) {
+      r = new Residency();
+      files.put(n.fileNumber, r);
+    }
+    r.blocks.put(n.offset, n);
     r.bytes += n.block.length;
   }
 
@@ -425,12 +446,16 @@ public final class PriorityBlockCache implements BlockCache {
     if (r == null || pending.contains(fileNumber)) {
       return;
     }
+    List<Node> moving = new ArrayList<>();
     for (Node n : r.blocks.values()) {
-      boolean p = isProtectedLocked(n.key) && n.weight <= protectedCapacity;
-      if (p == n.prot) {
-        continue;
+      boolean p = isProtectedLocked(n.fileNumber, n.offset) && n.weight <= protectedCapacity;
+      if (p != n.prot) {
+        moving.add(n);
       }
-      if (p) {
+    }
+    moving.sort(BY_OFFSET);
+    for (Node n : moving) {
+      if (!n.prot) {
         promoteLocked(n);
       } else {
         demoteLocked(n);
@@ -440,37 +465,40 @@ public final class PriorityBlockCache implements BlockCache {
 
   private void removeLocked(Node n) {
     (n.prot ? prot : normal).remove(n);
-    index.remove(n.key);
-    Residency r = files.get(n.key.fileNumber());
-    r.blocks.remove(n.key.offset());
+    Residency r = files.get(n.fileNumber);
+    r.blocks.remove(n.offset);
     r.bytes -= n.block.length;
     if (r.blocks.isEmpty()) {
-      files.remove(n.key.fileNumber());
+      files.remove(n.fileNumber);
     }
   }
 
-  /** Checks every invariant (pool sums, bounds, index and residency agree); for tests. */
+  /** Checks every invariant (pool sums, bounds, lists and residency agree); for tests. */
   void checkInvariants() {
     synchronized (lock) {
       long p = 0;
       long q = 0;
       int count = 0;
       for (Node n = prot.sentinel.next; n != prot.sentinel; n = n.next) {
-        check(n.prot && index.get(n.key) == n, "protected list entry " + n.key);
+        check(n.prot && findLocked(n.fileNumber, n.offset) == n, "protected list entry " + n.fileNumber + "@" + n.offset);
         p += n.weight;
         count++;
       }
       for (Node n = normal.sentinel.next; n != normal.sentinel; n = n.next) {
-        check(!n.prot && index.get(n.key) == n, "normal list entry " + n.key);
+        check(!n.prot && findLocked(n.fileNumber, n.offset) == n, "normal list entry " + n.fileNumber + "@" + n.offset);
         q += n.weight;
         count++;
       }
       check(p == prot.bytes && q == normal.bytes, "pool sums");
-      check(count == index.size(), "index size");
       check(p <= protectedCapacity && p + q <= capacity, "bounds: " + p + " + " + q);
       long resident = 0;
       for (Residency r : files.values()) {
         resident += r.blocks.size();
+        long bytes = 0;
+        for (Node n : r.blocks.values()) {
+          bytes += n.block.length;
+        }
+        check(bytes == r.bytes, "resident bytes of a file");
       }
       check(resident == count, "residency");
     }
@@ -487,7 +515,7 @@ public final class PriorityBlockCache implements BlockCache {
     synchronized (lock) {
       List<long[]> out = new ArrayList<>();
       for (Node n = prot.sentinel.next; n != prot.sentinel; n = n.next) {
-        out.add(new long[] {n.key.fileNumber(), n.key.offset()});
+        out.add(new long[] {n.fileNumber, n.offset});
       }
       return out;
     }
