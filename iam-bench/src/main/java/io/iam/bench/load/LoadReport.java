@@ -184,8 +184,12 @@ final class LoadReport {
     return b == 0 ? Double.NaN : a / b;
   }
 
-  private static String ratioText(double r) {
-    return Double.isNaN(r) ? "n/a" : f("%.2fx", r);
+  /**
+   * A ratio with three decimals: targets are stated to two (0.55×, 1.5×), and two decimals would
+   * print 0.5507 as "0.55x", which reads as met.
+   */
+  static String ratioText(double r) {
+    return Double.isNaN(r) ? "n/a" : f("%.3fx", r);
   }
 
   private static String f(String format, Object... args) {

@@ -36,6 +36,13 @@ class PhasesTest {
   }
 
   @Test
+  void ratiosPrintThreeDecimalsSoThatATargetIsNotMetByRounding() {
+    assertEquals("0.551x", LoadReport.ratioText(4.40 / 7.99));
+    assertEquals("1.496x", LoadReport.ratioText(75_036 / 50_155.0));
+    assertEquals("n/a", LoadReport.ratioText(LoadReport.ratio(1, 0)));
+  }
+
+  @Test
   void overwritesReplaceLoadedValuesAndKeepTheLiveSize() throws IOException {
     MapTarget target = new MapTarget();
     RunResult r = run(target, new Phases(5000, 0, KeyDistribution.ZIPFIAN, 0, 10));
@@ -160,7 +167,7 @@ class PhasesTest {
         + "  level  nodes  sequences  mean-seq  max-seq\n"
         + "  L2         6         13      2.17        -\n"), report);
     assertTrue(report.contains("map / map: throughput "), report);
-    assertTrue(report.contains(", space amplification 1.00x, overwrite throughput "), report);
+    assertTrue(report.contains(", space amplification 1.000x, overwrite throughput "), report);
     assertTrue(report.contains(", read ops/s ") && report.contains(", scan ops/s "), report);
 
     JsonNode json = new ObjectMapper().readTree(LoadJson.of(ours, java.util.List.of(peer)));
