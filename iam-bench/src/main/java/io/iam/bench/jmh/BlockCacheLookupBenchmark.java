@@ -8,15 +8,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One block-cache look-up in a cache as full as the IAM-tree's at the issue 4 scale: {@value
@@ -37,13 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code cache} is the implementation: {@code priority} (the IAM-tree's, every block in the normal
  * pool) or {@code lru} (the other trees').
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class BlockCacheLookupBenchmark {
+public class BlockCacheLookupBenchmark extends SuiteBenchmark {
 
   static final int FILES = 170;
   static final int BLOCKS_PER_FILE = 1_000;

@@ -10,17 +10,12 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Decoding one data block: {@link SequenceReader#scanBlock(int)} takes a block from the block
@@ -30,13 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * blockSize} is the target block size, 4 KiB (the engine's default) or 16 KiB. One operation is one
  * whole block; a 16 KiB block holds about four times the entries of a 4 KiB one.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class BlockDecodeBenchmark {
+public class BlockDecodeBenchmark extends SuiteBenchmark {
 
   private static final int ENTRIES = 50_000;
 

@@ -6,15 +6,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One Bloom filter probe, as a point read makes before it touches a sequence's blocks: {@link
@@ -24,13 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code bitsPerKey} is the filter's budget: 10 (about 1% false positives) or 14 (the engine's
  * default).
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class BloomFilterProbeBenchmark {
+public class BloomFilterProbeBenchmark extends SuiteBenchmark {
 
   private static final int KEYS = 100_000;
   private static final int PROBES = 1 << 12;

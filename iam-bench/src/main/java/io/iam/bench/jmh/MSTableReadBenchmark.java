@@ -13,17 +13,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Point reads from an MSTable (issue 3: "a file holding one sequence must read as fast as an
@@ -40,13 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code cache} is the block cache size: {@code 64MiB} keeps every block resident; {@code 0}
  * reads every block from the file (the OS page cache still holds it).
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class MSTableReadBenchmark {
+public class MSTableReadBenchmark extends SuiteBenchmark {
 
   private static final int ENTRIES = 100_000;
 

@@ -6,15 +6,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Memtable inserts, as a write applies them: {@link MemTable#add} of a PUT with a fresh sequence
@@ -23,13 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * present; values are random, 100 bytes to 1 KiB. One operation is one insert. Each iteration starts from an empty memtable, as
  * after a flush, so memory stays bounded and the table's depth is comparable between iterations.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class MemTableInsertBenchmark {
+public class MemTableInsertBenchmark extends SuiteBenchmark {
 
   private static final int KEYS = 1 << 16;
   private static final int VALUES = 1 << 10;

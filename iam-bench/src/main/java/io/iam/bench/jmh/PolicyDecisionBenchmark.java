@@ -13,15 +13,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one policy decision at k = 10. The snapshots are the real stacks a policy saw
@@ -30,13 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Target (issue 2): under 1 µs per decision.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class PolicyDecisionBenchmark {
+public class PolicyDecisionBenchmark extends SuiteBenchmark {
 
   @Param({"constant", "bigtable", "exploring", "minlatency", "binomial", "iam-stack", "prefix", "size-tiered"})
   public String policy;

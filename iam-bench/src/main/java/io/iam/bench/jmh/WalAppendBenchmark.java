@@ -9,17 +9,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Write-ahead log appends of 1 KiB records through {@link LogWriter} on {@link LocalFs}, as the
@@ -29,13 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * java.io.tmpdir}. Each iteration writes a new log file, deleted after it, so the disk use stays
  * bounded by one iteration's appends.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class WalAppendBenchmark {
+public class WalAppendBenchmark extends SuiteBenchmark {
 
   private static final int RECORD_BYTES = 1024;
 
