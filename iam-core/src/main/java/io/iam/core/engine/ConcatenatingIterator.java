@@ -99,6 +99,11 @@ final class ConcatenatingIterator implements InternalIterator {
   }
 
   @Override
+  public io.iam.core.iter.Slice valueSlice() {
+    return current.valueSlice();
+  }
+
+  @Override
   public void close() throws IOException {
     if (current != null) {
       current.close();

@@ -1,6 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.Slice;
 import java.io.IOException;
 
 /** An internal iterator that passes every call to another; subclasses override what they add. */
@@ -40,6 +41,11 @@ abstract class ForwardingIterator implements InternalIterator {
   @Override
   public byte[] value() {
     return delegate.value();
+  }
+
+  @Override
+  public Slice valueSlice() {
+    return delegate.valueSlice();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 
@@ -36,5 +37,10 @@ abstract class HeapIterator implements InternalIterator {
   @Override
   public byte[] value() {
     return heap.peek().value();
+  }
+
+  @Override
+  public Slice valueSlice() {
+    return heap.peek().valueSlice();
   }
 }

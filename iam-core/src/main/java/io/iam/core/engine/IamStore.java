@@ -545,26 +545,14 @@ public final class IamStore implements AutoCloseable {
   }
 
   private void validate(WriteBatch batch) {
-    batch.forEach(new WriteBatch.Handler() {
-      @Override
-      public void put(byte[] key, byte[] value) {
-        checkKey(key);
-        if (value.length > maxValue) {
-          throw new IllegalArgumentException("value of " + value.length + " bytes exceeds max-value-size=" + maxValue);
-        }
+    batch.forEachRange((type, buf, keyOffset, keyLength, valueOffset, valueLength) -> {
+      if (keyLength > maxKey) {
+        throw new IllegalArgumentException("key of " + keyLength + " bytes exceeds max-key-size=" + maxKey);
       }
-
-      @Override
-      public void delete(byte[] key) {
-        checkKey(key);
+      if (valueLength > maxValue) {
+        throw new IllegalArgumentException("value of " + valueLength + " bytes exceeds max-value-size=" + maxValue);
       }
     });
-  }
-
-  private void checkKey(byte[] key) {
-    if (key.length > maxKey) {
-      throw new IllegalArgumentException("key of " + key.length + " bytes exceeds max-key-size=" + maxKey);
-    }
   }
 
   /**
@@ -616,18 +604,9 @@ public final class IamStore implements AutoCloseable {
       walUnsynced = !sync;
       long[] next = {first};
       for (Writer x : group) {
-        x.batch.forEach(new WriteBatch.Handler() {
-          @Override
-          public void put(byte[] key, byte[] value) {
-            table.add(next[0]++, ValueType.PUT, key, value);
-            stats.userBytes.add(key.length + value.length);
-          }
-
-          @Override
-          public void delete(byte[] key) {
-            table.add(next[0]++, ValueType.DELETE, key, new byte[0]);
-            stats.userBytes.add(key.length);
-          }
+        x.batch.forEachRange((type, buf, keyOffset, keyLength, valueOffset, valueLength) -> {
+          table.add(next[0]++, type, buf, keyOffset, keyLength, valueOffset, valueLength);
+          stats.userBytes.add(keyLength + valueLength);
         });
         stats.userWrites.add(x.batch.count());
       }

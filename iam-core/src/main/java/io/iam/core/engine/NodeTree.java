@@ -517,7 +517,7 @@ final class NodeTree {
       byte[] last = null;
       for (in.seekToFirst(); in.valid(); in.next()) {
         byte[] k = in.key();
-        byte[] value = in.value();
+        int valueLength = in.valueSlice().length();
         int len = InternalKey.userKeyLength(k.length);
         if (last == null || user.compare(k, 0, len, last, 0, last.length) != 0) {
           last = Arrays.copyOf(k, len);
@@ -526,15 +526,15 @@ final class NodeTree {
             cum = Arrays.copyOf(cum, cum.length * 2);
           }
         }
-        bytes += k.length + value.length;
+        bytes += k.length + valueLength;
         cum[keys.size() - 1] = bytes;
         if (entryKeys != null) {
           if (bytes > keepBytes) {
             entryKeys = null; // too large to hold: the children read the files themselves
             entryValues = null;
           } else {
-            entryKeys.add(k); // a table iterator's arrays are its own copies
-            entryValues.add(value);
+            entryKeys.add(k); // a table iterator's keys are its own copies
+            entryValues.add(in.value());
           }
         }
       }

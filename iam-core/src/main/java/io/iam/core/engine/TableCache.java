@@ -4,6 +4,7 @@ import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.fs.Fs;
 import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
@@ -433,9 +434,9 @@ final class TableCache implements Closeable {
       for (; in.valid(); in.next()) {
         byte[] k = in.key();
         if (dropper.keep(k)) {
-          byte[] v = in.value();
-          seq.add(k, v);
-          unpaced = pace(limiter, unpaced + k.length + v.length, false);
+          Slice v = in.valueSlice();
+          seq.add(k, v.array(), v.offset(), v.length());
+          unpaced = pace(limiter, unpaced + k.length + v.length(), false);
         }
       }
       pace(limiter, unpaced, true);
@@ -501,12 +502,12 @@ final class TableCache implements Closeable {
           writer.setSyncListener(syncs);
           seq = writer.beginSequence();
         }
-        byte[] v = in.value();
-        seq.add(k, v);
+        Slice v = in.valueSlice();
+        seq.add(k, v.array(), v.offset(), v.length());
         if (newUserKey) {
           lastUserKey = java.util.Arrays.copyOf(k, len);
         }
-        unpaced = pace(limiter, unpaced + k.length + v.length, false);
+        unpaced = pace(limiter, unpaced + k.length + v.length(), false);
       }
       if (seq != null) {
         out.add(finish(writer, seq, filler));

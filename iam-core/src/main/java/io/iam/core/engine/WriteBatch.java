@@ -29,6 +29,15 @@ public final class WriteBatch {
     void delete(byte[] key);
   }
 
+  /**
+   * Receives the operations of a batch as ranges of its encoded bytes, without copies: {@code
+   * buf} is valid only during the call and must not be modified; a delete has {@code valueLength}
+   * 0.
+   */
+  interface RangeHandler {
+    void op(ValueType type, byte[] buf, int keyOffset, int keyLength, int valueOffset, int valueLength);
+  }
+
   public WriteBatch put(byte[] key, byte[] value) {
     Objects.requireNonNull(key, "key must not be null");
     Objects.requireNonNull(value, "value must not be null");
@@ -124,32 +133,47 @@ public final class WriteBatch {
   }
 
   private static int walk(byte[] record, int end, Handler handler) {
+    return visit(record, end, handler == null ? null : (type, buf, keyOffset, keyLength, valueOffset, valueLength) -> {
+      byte[] key = Arrays.copyOfRange(buf, keyOffset, keyOffset + keyLength);
+      if (type == ValueType.PUT) {
+        handler.put(key, Arrays.copyOfRange(buf, valueOffset, valueOffset + valueLength));
+      } else {
+        handler.delete(key);
+      }
+    });
+  }
+
+  /** Checks and visits the operations of {@code record[HEADER, end)}; returns how many there are. */
+  private static int visit(byte[] record, int end, RangeHandler handler) {
     int[] pos = {HEADER};
     int n = 0;
     while (pos[0] < end) {
       ValueType type = ValueType.of(record[pos[0]++] & 0xFF);
-      byte[] key = slice(record, pos, end);
+      int keyLength = length(record, pos, end);
+      int keyOffset = pos[0];
+      pos[0] += keyLength;
+      int valueLength = 0;
+      int valueOffset = pos[0];
       if (type == ValueType.PUT) {
-        byte[] value = slice(record, pos, end);
-        if (handler != null) {
-          handler.put(key, value);
-        }
-      } else if (handler != null) {
-        handler.delete(key);
+        valueLength = length(record, pos, end);
+        valueOffset = pos[0];
+        pos[0] += valueLength;
+      }
+      if (handler != null) {
+        handler.op(type, record, keyOffset, keyLength, valueOffset, valueLength);
       }
       n++;
     }
     return n;
   }
 
-  private static byte[] slice(byte[] src, int[] pos, int end) {
+  /** Reads a length at {@code pos} and checks that that many bytes follow before {@code end}. */
+  private static int length(byte[] src, int[] pos, int end) {
     long len = Coding.getVarint(src, pos, end);
     if (len < 0 || len > end - pos[0]) {
       throw new IllegalArgumentException("operation length " + len + " runs past the batch");
     }
-    byte[] out = Arrays.copyOfRange(src, pos[0], pos[0] + (int) len);
-    pos[0] += (int) len;
-    return out;
+    return (int) len;
   }
 
   private static void requireHeader(byte[] record) {
@@ -161,5 +185,10 @@ public final class WriteBatch {
   /** Replays this batch's operations in order. */
   public void forEach(Handler handler) {
     walk(buf, size, handler);
+  }
+
+  /** Replays this batch's operations in order as ranges of its bytes ({@link RangeHandler}). */
+  void forEachRange(RangeHandler handler) {
+    visit(buf, size, handler);
   }
 }

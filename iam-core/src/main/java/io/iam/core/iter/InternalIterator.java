@@ -24,6 +24,15 @@ public interface InternalIterator extends Closeable {
   /** The current value; only while {@link #valid()}. */
   byte[] value();
 
+  /**
+   * The current value without a copy where the source allows it (a block being read): valid only
+   * until the iterator moves or closes, and never to be modified. For a writer that copies the
+   * bytes on at once, such as a compaction's output; {@link #value()} is for keeping them.
+   */
+  default Slice valueSlice() {
+    return Slice.of(value());
+  }
+
   @Override
   default void close() throws IOException {}
 }

@@ -36,11 +36,20 @@ public final class InternalKey {
     return (sequence << 8) | type;
   }
 
+  /** {@link #encode(byte[], long, ValueType)} of the user key {@code src[offset, offset + length)}. */
+  public static byte[] encode(byte[] src, int offset, int length, long sequence, ValueType type) {
+    return encode(src, offset, length, trailer(sequence, type.code()));
+  }
+
   private static byte[] encode(byte[] userKey, long trailer) {
-    byte[] out = new byte[userKey.length + TRAILER_BYTES];
-    System.arraycopy(userKey, 0, out, 0, userKey.length);
+    return encode(userKey, 0, userKey.length, trailer);
+  }
+
+  private static byte[] encode(byte[] src, int offset, int length, long trailer) {
+    byte[] out = new byte[length + TRAILER_BYTES];
+    System.arraycopy(src, offset, out, 0, length);
     for (int i = 0; i < TRAILER_BYTES; i++) {
-      out[userKey.length + i] = (byte) (trailer >>> (8 * i));
+      out[length + i] = (byte) (trailer >>> (8 * i));
     }
     return out;
   }

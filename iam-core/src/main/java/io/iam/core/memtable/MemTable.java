@@ -54,18 +54,40 @@ public final class MemTable {
    *     or a tombstone with a value
    */
   public void add(long sequence, ValueType type, byte[] userKey, byte[] value) {
-    Objects.requireNonNull(type, "type");
     Objects.requireNonNull(userKey, "userKey");
+    if (type != ValueType.DELETE) {
+      Objects.requireNonNull(value, "value");
+    }
+    int valueLength = value == null ? 0 : value.length;
+    add(sequence, type, userKey, 0, userKey.length, value == null ? EMPTY : value, 0, valueLength);
+  }
+
+  /**
+   * {@link #add(long, ValueType, byte[], byte[])} of the user key {@code src[keyOffset, keyOffset
+   * + keyLength)} and the value {@code src[valueOffset, valueOffset + valueLength)} (for a delete,
+   * {@code valueLength} must be 0): both are copied, each once.
+   */
+  public void add(long sequence, ValueType type, byte[] src, int keyOffset, int keyLength, int valueOffset,
+      int valueLength) {
+    add(sequence, type, src, keyOffset, keyLength, src, valueOffset, valueLength);
+  }
+
+  private void add(long sequence, ValueType type, byte[] keySrc, int keyOffset, int keyLength, byte[] valueSrc,
+      int valueOffset, int valueLength) {
+    Objects.requireNonNull(type, "type");
+    Objects.checkFromIndexSize(keyOffset, keyLength, keySrc.length);
+    Objects.checkFromIndexSize(valueOffset, valueLength, valueSrc.length);
     byte[] stored;
     if (type == ValueType.DELETE) {
-      if (value != null && value.length != 0) {
+      if (valueLength != 0) {
         throw new IllegalArgumentException("a tombstone carries no value");
       }
       stored = EMPTY;
     } else {
-      stored = Objects.requireNonNull(value, "value").clone();
+      stored = java.util.Arrays.copyOfRange(valueSrc, valueOffset, valueOffset + valueLength);
     }
-    byte[] internalKey = InternalKey.encode(userKey, sequence, type); // validates the sequence
+    // validates the sequence
+    byte[] internalKey = InternalKey.encode(keySrc, keyOffset, keyLength, sequence, type);
     // Widen the sequence range first, so every visible entry lies within it.
     smallestSequence.accumulateAndGet(sequence, Math::min);
     largestSequence.accumulateAndGet(sequence, Math::max);

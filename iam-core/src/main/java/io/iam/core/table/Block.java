@@ -6,20 +6,25 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * A read-only view of one verified block payload (the format {@link BlockBuilder} writes).
- * Immutable and shareable between threads; each {@link Iter} is single-threaded. Malformed entries
- * raise {@link TableCorruptionException} naming the block's file offset.
+ * A read-only view of one verified block payload (the format {@link BlockBuilder} writes), at
+ * some offset of a byte array. Immutable and shareable between threads as long as nobody rewrites
+ * the array (a block parsed from an iterator's read-ahead window lives only until that window is
+ * refilled); each {@link Iter} is single-threaded. Malformed entries raise {@link
+ * TableCorruptionException} naming the block's file offset.
  */
 final class Block {
 
   private final byte[] data;
+  /** Where the payload starts in {@code data}; every offset below is absolute in {@code data}. */
+  private final int base;
   private final int restartsOffset;
   private final int numRestarts;
   private final Path file;
   private final long fileOffset;
 
-  private Block(byte[] data, int restartsOffset, int numRestarts, Path file, long fileOffset) {
+  private Block(byte[] data, int base, int restartsOffset, int numRestarts, Path file, long fileOffset) {
     this.data = data;
+    this.base = base;
     this.restartsOffset = restartsOffset;
     this.numRestarts = numRestarts;
     this.file = file;
@@ -28,15 +33,23 @@ final class Block {
 
   /** Views {@code data[0, limit)} as a block read from {@code fileOffset} of {@code file}. */
   static Block parse(byte[] data, int limit, Path file, long fileOffset) throws TableCorruptionException {
-    if (limit < 4 || limit > data.length) {
+    return parse(data, 0, limit, file, fileOffset);
+  }
+
+  /**
+   * Views {@code data[base, base + length)} as a block read from {@code fileOffset} of {@code
+   * file}, without copying it.
+   */
+  static Block parse(byte[] data, int base, int length, Path file, long fileOffset) throws TableCorruptionException {
+    if (base < 0 || length < 4 || length > data.length - base) {
       throw new TableCorruptionException(file, fileOffset, "block too short");
     }
-    int n = Coding.getFixed32(data, limit - 4);
-    long restartsOffset = limit - 4 - 4L * n;
-    if (n < 0 || restartsOffset < 0) {
+    int n = Coding.getFixed32(data, base + length - 4);
+    long restartsOffset = base + length - 4 - 4L * n;
+    if (n < 0 || restartsOffset < base) {
       throw new TableCorruptionException(file, fileOffset, "bad restart count " + n);
     }
-    return new Block(data, (int) restartsOffset, n, file, fileOffset);
+    return new Block(data, base, (int) restartsOffset, n, file, fileOffset);
   }
 
   Iter iterator(InternalKeyComparator cmp) {
@@ -144,12 +157,12 @@ final class Block {
 
     private void seekToRestart(int index) throws TableCorruptionException {
       int off = Coding.getFixed32(data, restartsOffset + 4 * index);
-      if (off < 0 || off >= restartsOffset) {
+      if (off < 0 || off >= restartsOffset - base) {
         throw corrupt("restart point " + index + " out of range: " + off);
       }
       keyLength = 0;
       valid = false;
-      nextOffset = off;
+      nextOffset = base + off;
     }
 
     /** Advances to the next entry, or becomes invalid at the end of the block. */
@@ -168,11 +181,11 @@ final class Block {
         unshared = Coding.getVarint(data, pos, restartsOffset);
         vlen = Coding.getVarint(data, pos, restartsOffset);
       } catch (IllegalArgumentException e) {
-        throw new TableCorruptionException(file, fileOffset, "malformed entry header at block position " + nextOffset, e);
+        throw new TableCorruptionException(file, fileOffset, "malformed entry header at block position " + (nextOffset - base), e);
       }
       int p = pos[0];
       if (shared > keyLength || unshared < 0 || vlen < 0 || p + unshared + vlen > restartsOffset) {
-        throw corrupt("malformed entry at block position " + nextOffset);
+        throw corrupt("malformed entry at block position " + (nextOffset - base));
       }
       int newLength = (int) (shared + unshared);
       if (key.length < newLength) {

@@ -177,8 +177,7 @@ public final class SequenceReader {
     int at = Math.toIntExact(blockOffsets[i] - blockOffsets[ra.first]);
     int len = blockLengths[i];
     TableFormat.verify(ra.window, at, len, TableFormat.TYPE_DATA, path, blockOffsets[i]);
-    return Block.parse(Arrays.copyOfRange(ra.window, at, at + len + TableFormat.TRAILER_SIZE), len, path,
-        blockOffsets[i]);
+    return Block.parse(ra.window, at, len, path, blockOffsets[i]); // read once, by this iterator only
   }
 
   /** Whether blocks are read through the block cache, filling it (else an iterator reads ahead). */

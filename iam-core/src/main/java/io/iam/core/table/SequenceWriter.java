@@ -68,8 +68,17 @@ public final class SequenceWriter {
    * @throws IllegalStateException if the sequence was finished or abandoned
    */
   public void add(byte[] internalKey, byte[] value) throws IOException {
-    checkActive();
     Objects.requireNonNull(value, "value");
+    add(internalKey, value, 0, value.length);
+  }
+
+  /**
+   * Adds an entry whose value is {@code value[valueOffset, valueOffset + valueLength)}, as {@link
+   * #add(byte[], byte[])} does; the bytes are copied before it returns.
+   */
+  public void add(byte[] internalKey, byte[] value, int valueOffset, int valueLength) throws IOException {
+    checkActive();
+    Objects.checkFromIndexSize(valueOffset, valueLength, value.length);
     int userLength = InternalKey.userKeyLength(internalKey.length);
     if (lastKeyLength >= 0 && cmp.compare(lastKey, 0, lastKeyLength, internalKey, 0, internalKey.length) >= 0) {
       throw new IllegalArgumentException("keys out of order in " + owner.filePath() + ": entry " + entries
@@ -91,8 +100,8 @@ public final class SequenceWriter {
     minSeq = Math.min(minSeq, seq);
     maxSeq = Math.max(maxSeq, seq);
     entries++;
-    dataBytes += internalKey.length + value.length;
-    data.add(internalKey, value);
+    dataBytes += internalKey.length + valueLength;
+    data.add(internalKey, 0, internalKey.length, value, valueOffset, valueLength);
     if (data.sizeEstimate() >= opts.blockSize()) {
       guard(this::flushBlock);
     }

@@ -1,6 +1,7 @@
 package io.iam.core.table;
 
 import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
@@ -80,6 +81,13 @@ public final class TableIterator implements InternalIterator {
       value = it.value();
     }
     return value;
+  }
+
+  /** The current value in the block being read, without a copy (until the next move). */
+  @Override
+  public Slice valueSlice() {
+    requireValid();
+    return value != null ? Slice.of(value) : new Slice(it.data(), it.valueOffset(), it.valueLength());
   }
 
   private void position(int block, byte[] target) throws IOException {

@@ -140,6 +140,20 @@ class MemTableTest {
   }
 
   @Test
+  void anEntryGivenAsRangesOfABufferIsCopiedOut() {
+    MemTable mem = new MemTable(CMP);
+    byte[] buf = b("..key..value..");
+    mem.add(5, ValueType.PUT, buf, 2, 3, 7, 5);
+    mem.add(6, ValueType.DELETE, buf, 2, 3, 0, 0);
+    java.util.Arrays.fill(buf, (byte) 'X');
+    assertEquals("value", s(mem.get(b("key"), 5).value()));
+    assertTrue(mem.get(b("key"), 6).isDeleted(), "the tombstone hides it at its own sequence");
+    assertEquals(List.of("key", "key"), keys(mem).stream().map(k -> s(InternalKey.userKey(k))).toList());
+    assertThrows(IllegalArgumentException.class, () -> mem.add(7, ValueType.DELETE, buf, 2, 3, 7, 5));
+    assertThrows(IndexOutOfBoundsException.class, () -> mem.add(7, ValueType.PUT, buf, 12, 3, 7, 5));
+  }
+
+  @Test
   void iteratorSeekLandsOnTheFirstEntryAtOrAfterTheTarget() {
     MemTable mem = new MemTable(CMP);
     for (int k = 0; k < 10; k++) {
