@@ -1,6 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 import java.util.List;
@@ -99,7 +100,7 @@ final class ConcatenatingIterator implements InternalIterator {
   }
 
   @Override
-  public io.iam.core.iter.Slice valueSlice() {
+  public Slice valueSlice() {
     return current.valueSlice();
   }
 

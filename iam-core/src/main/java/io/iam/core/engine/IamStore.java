@@ -13,7 +13,6 @@ import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
-import io.iam.core.key.ValueType;
 import io.iam.core.memtable.Lookup;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
@@ -351,20 +350,8 @@ public final class IamStore implements AutoCloseable {
               maxSequence = Math.max(maxSequence, first);
               continue;
             }
-            long[] seq = {first};
-            MemTable target = table;
-            WriteBatch.replay(record, new WriteBatch.Handler() {
-              @Override
-              public void put(byte[] key, byte[] value) {
-                target.add(seq[0]++, ValueType.PUT, key, value);
-              }
-
-              @Override
-              public void delete(byte[] key) {
-                target.add(seq[0]++, ValueType.DELETE, key, new byte[0]);
-              }
-            });
-            maxSequence = Math.max(maxSequence, seq[0] - 1);
+            WriteBatch.replay(record, table);
+            maxSequence = Math.max(maxSequence, first + WriteBatch.count(record) - 1);
           } catch (IllegalArgumentException e) {
             throw new IOException(path + ": malformed write batch before offset " + reader.validLength() + ": " + e.getMessage(), e);
           }
@@ -602,12 +589,10 @@ public final class IamStore implements AutoCloseable {
         stats.walSyncs.increment();
       }
       walUnsynced = !sync;
-      long[] next = {first};
+      long next = first;
       for (Writer x : group) {
-        x.batch.forEachRange((type, buf, keyOffset, keyLength, valueOffset, valueLength) -> {
-          table.add(next[0]++, type, buf, keyOffset, keyLength, valueOffset, valueLength);
-          stats.userBytes.add(keyLength + valueLength);
-        });
+        stats.userBytes.add(x.batch.applyTo(table, next));
+        next += x.batch.count();
         stats.userWrites.add(x.batch.count());
       }
       return null;

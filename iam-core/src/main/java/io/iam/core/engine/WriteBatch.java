@@ -1,6 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.key.ValueType;
+import io.iam.core.memtable.MemTable;
 import io.iam.core.util.Coding;
 import java.util.Arrays;
 import java.util.Objects;
@@ -117,30 +118,40 @@ public final class WriteBatch {
   }
 
   /**
-   * Replays an encoded batch's operations to {@code handler}, after checking its whole structure
-   * first, so a malformed record applies nothing.
+   * Adds an encoded batch's operations to {@code table}, numbered from the record's first
+   * sequence, after checking its whole structure first, so a malformed record adds nothing.
    *
+   * @return the bytes of the operations' keys and values
    * @throws IllegalArgumentException if the record is malformed
    */
-  static void replay(byte[] record, Handler handler) {
+  static long replay(byte[] record, MemTable table) {
     requireHeader(record);
     int expected = count(record);
-    int found = walk(record, record.length, null);
+    int found = visit(record, record.length, null);
     if (found != expected) {
       throw new IllegalArgumentException("batch says " + expected + " operations but holds " + found);
     }
-    walk(record, record.length, handler);
+    return apply(record, record.length, table, sequence(record));
   }
 
-  private static int walk(byte[] record, int end, Handler handler) {
-    return visit(record, end, handler == null ? null : (type, buf, keyOffset, keyLength, valueOffset, valueLength) -> {
-      byte[] key = Arrays.copyOfRange(buf, keyOffset, keyOffset + keyLength);
-      if (type == ValueType.PUT) {
-        handler.put(key, Arrays.copyOfRange(buf, valueOffset, valueOffset + valueLength));
-      } else {
-        handler.delete(key);
-      }
+  /**
+   * Adds this batch's operations to {@code table}, numbered from {@code firstSequence}; the table
+   * copies each key and value once, from the batch.
+   *
+   * @return the bytes of the operations' keys and values
+   */
+  long applyTo(MemTable table, long firstSequence) {
+    return apply(buf, size, table, firstSequence);
+  }
+
+  private static long apply(byte[] record, int end, MemTable table, long firstSequence) {
+    long[] next = {firstSequence};
+    long[] bytes = {0};
+    visit(record, end, (type, b, keyOffset, keyLength, valueOffset, valueLength) -> {
+      table.add(next[0]++, type, b, keyOffset, keyLength, valueOffset, valueLength);
+      bytes[0] += keyLength + valueLength;
     });
+    return bytes[0];
   }
 
   /** Checks and visits the operations of {@code record[HEADER, end)}; returns how many there are. */
@@ -184,10 +195,17 @@ public final class WriteBatch {
 
   /** Replays this batch's operations in order. */
   public void forEach(Handler handler) {
-    walk(buf, size, handler);
+    visit(buf, size, (type, b, keyOffset, keyLength, valueOffset, valueLength) -> {
+      byte[] key = Arrays.copyOfRange(b, keyOffset, keyOffset + keyLength);
+      if (type == ValueType.PUT) {
+        handler.put(key, Arrays.copyOfRange(b, valueOffset, valueOffset + valueLength));
+      } else {
+        handler.delete(key);
+      }
+    });
   }
 
-  /** Replays this batch's operations in order as ranges of its bytes ({@link RangeHandler}). */
+  /** Hands this batch's operations, in order, to {@code handler} as ranges of its bytes. */
   void forEachRange(RangeHandler handler) {
     visit(buf, size, handler);
   }

@@ -4,6 +4,7 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.key.ValueType;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -54,6 +55,7 @@ public final class MemTable {
    *     or a tombstone with a value
    */
   public void add(long sequence, ValueType type, byte[] userKey, byte[] value) {
+    Objects.requireNonNull(type, "type");
     Objects.requireNonNull(userKey, "userKey");
     if (type != ValueType.DELETE) {
       Objects.requireNonNull(value, "value");
@@ -84,10 +86,9 @@ public final class MemTable {
       }
       stored = EMPTY;
     } else {
-      stored = java.util.Arrays.copyOfRange(valueSrc, valueOffset, valueOffset + valueLength);
+      stored = Arrays.copyOfRange(valueSrc, valueOffset, valueOffset + valueLength);
     }
-    // validates the sequence
-    byte[] internalKey = InternalKey.encode(keySrc, keyOffset, keyLength, sequence, type);
+    byte[] internalKey = InternalKey.encode(keySrc, keyOffset, keyLength, sequence, type); // validates the sequence
     // Widen the sequence range first, so every visible entry lies within it.
     smallestSequence.accumulateAndGet(sequence, Math::min);
     largestSequence.accumulateAndGet(sequence, Math::max);
