@@ -435,7 +435,7 @@ final class TableCache implements Closeable {
         byte[] k = in.key();
         if (dropper.keep(k)) {
           Slice v = in.valueSlice();
-          seq.add(k, v.array(), v.offset(), v.length());
+          seq.add(k, v);
           unpaced = pace(limiter, unpaced + k.length + v.length(), false);
         }
       }
@@ -503,7 +503,7 @@ final class TableCache implements Closeable {
           seq = writer.beginSequence();
         }
         Slice v = in.valueSlice();
-        seq.add(k, v.array(), v.offset(), v.length());
+        seq.add(k, v);
         if (newUserKey) {
           lastUserKey = java.util.Arrays.copyOf(k, len);
         }

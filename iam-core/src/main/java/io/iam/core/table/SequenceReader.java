@@ -8,7 +8,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * Reads one committed sequence of an MSTable: its Bloom filter and block index are in memory, its

@@ -1,5 +1,7 @@
 package io.iam.core.table;
 
+import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.table.SequenceProps.MetaPointer;
@@ -73,10 +75,15 @@ public final class SequenceWriter {
   }
 
   /**
-   * Adds an entry whose value is {@code value[valueOffset, valueOffset + valueLength)}, as {@link
-   * #add(byte[], byte[])} does; the bytes are copied before it returns.
+   * Adds an entry whose value is the bytes {@code value} views (an iterator's {@link
+   * InternalIterator#valueSlice()}), as {@link #add(byte[], byte[])} does; they are copied before it
+   * returns.
    */
-  public void add(byte[] internalKey, byte[] value, int valueOffset, int valueLength) throws IOException {
+  public void add(byte[] internalKey, Slice value) throws IOException {
+    add(internalKey, value.array(), value.offset(), value.length());
+  }
+
+  private void add(byte[] internalKey, byte[] value, int valueOffset, int valueLength) throws IOException {
     checkActive();
     Objects.checkFromIndexSize(valueOffset, valueLength, value.length);
     int userLength = InternalKey.userKeyLength(internalKey.length);
