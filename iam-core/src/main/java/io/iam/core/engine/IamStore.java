@@ -1102,44 +1102,21 @@ public final class IamStore implements AutoCloseable {
     backgroundDone.signalAll();
   }
 
+  /** The leveled trees: flushes the oldest immutable memtable to a level-0 file. */
   private void flushInBackground() {
-    mutex.lock();
-    try {
-      Immutable imm = flushCandidateLocked();
-      if (imm == null) {
-        return;
+    flushOffMutex("flush", (imm, nextLog, smallestSnapshot, outputs) -> {
+      long fileNumber = newOutputNumber();
+      outputs.add(fileNumber);
+      FileMeta meta = tables.write(fileNumber, TableCache.iterator(imm.table()), smallestSnapshot, false, rateLimiter);
+      VersionEdit edit = new VersionEdit().logNumber(nextLog);
+      if (meta != null) {
+        edit.add(0, meta);
       }
-      long fileNumber = versions.newFileNumber();
-      pendingOutput(fileNumber);
-      long smallestSnapshot = smallestSnapshot();
-      long nextLog = nextLogLocked();
-      mutex.unlock();
-      FileMeta meta = null;
-      IOException failure = null;
-      try {
-        meta = tables.write(fileNumber, TableCache.iterator(imm.table()), smallestSnapshot, false, rateLimiter);
-        VersionEdit edit = new VersionEdit().logNumber(nextLog);
-        if (meta != null) {
-          edit.add(0, meta);
-        }
-        versions.logAndApply(edit);
-      } catch (IOException e) {
-        failure = e;
-      } finally {
-        mutex.lock();
-        pendingOutputs.remove(fileNumber);
-      }
-      if (failure == null && meta != null) {
+      versions.logAndApply(edit);
+      if (meta != null) {
         stats.flushBytes.add(meta.fileSize());
       }
-      finishFlush(failure, List.of(fileNumber));
-    } catch (RuntimeException e) {
-      flushScheduled = false;
-      LOG.log(Level.ERROR, "flush failed unexpectedly", e);
-      backgroundDone.signalAll();
-    } finally {
-      mutex.unlock();
-    }
+    });
   }
 
   /**

@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -20,10 +22,16 @@ import java.util.function.Predicate;
  * buffer of the calling thread and copies them out. Linux writes back a range's dirty pages before
  * a direct read of it, so a direct read sees every byte written before it through the page cache.
  * Only for files of the local file system (the paths are opened again with {@code O_DIRECT}).
+ *
+ * <p>The block size is looked up once per directory, not per file: finding a path's file store
+ * costs tens of microseconds (the JDK scans the mount table), which the first read of every new
+ * table file would otherwise pay on top of its device read.
  */
 public final class DirectReadFs extends ForwardingFs {
 
   private final Predicate<Path> direct;
+  /** The block size of each directory's file store, by directory. */
+  private final Map<Path, Integer> alignments = new ConcurrentHashMap<>();
 
   /**
    * @param delegate the local file system
@@ -36,7 +44,19 @@ public final class DirectReadFs extends ForwardingFs {
 
   @Override
   protected FsFile wrap(Path path, FsFile file) {
-    return direct.test(path) ? new DirectReadFile(path, file) : file;
+    return direct.test(path) ? new DirectReadFile(path, file, this) : file;
+  }
+
+  /** The block size {@code O_DIRECT} reads of {@code path} align to: its directory's file store's. */
+  int alignment(Path path) throws IOException {
+    Path dir = path.toAbsolutePath().getParent();
+    Integer known = alignments.get(dir);
+    if (known != null) {
+      return known;
+    }
+    int size = Math.toIntExact(Files.getFileStore(path).getBlockSize());
+    alignments.putIfAbsent(dir, size);
+    return size;
   }
 
   /** A file whose reads go through a second, {@code O_DIRECT} channel opened on first read. */
@@ -45,12 +65,14 @@ public final class DirectReadFs extends ForwardingFs {
     private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
 
     private final Path path;
+    private final DirectReadFs fs;
     private volatile FileChannel channel;
     private volatile int alignment;
 
-    DirectReadFile(Path path, FsFile delegate) {
+    DirectReadFile(Path path, FsFile delegate, DirectReadFs fs) {
       super(delegate);
       this.path = path;
+      this.fs = fs;
     }
 
     /** The direct channel, opened by the first read; later reads take no lock. */
@@ -61,7 +83,7 @@ public final class DirectReadFs extends ForwardingFs {
       }
       synchronized (this) {
         if (channel == null) {
-          alignment = Math.toIntExact(Files.getFileStore(path).getBlockSize());
+          alignment = fs.alignment(path);
           channel = FileChannel.open(path, StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT);
         }
         return channel;

@@ -9,8 +9,9 @@ import java.util.function.BiPredicate;
 /**
  * Wraps a file system and fails the operations a rule picks, like Pebble's {@code errorfs} and
  * RocksDB's {@code FaultInjectionTestFS}. The rule sees the operation and the path; a failed
- * operation throws {@link InjectedFault} (an {@link IOException}) and has no effect. Thread-safe;
- * the rule can be changed while a store runs.
+ * operation throws {@link InjectedFault} (an {@link IOException}), or with {@link
+ * #failUncheckedWhen} an {@link InjectedBug} (a bug's unchecked exception), and has no effect.
+ * Thread-safe; the rule can be changed while a store runs.
  */
 public final class FaultInjectingFs extends ForwardingFs {
 
@@ -28,7 +29,17 @@ public final class FaultInjectingFs extends ForwardingFs {
     }
   }
 
+  /** The unchecked exception an injected bug throws. */
+  public static final class InjectedBug extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    InjectedBug(Op op, Path path) {
+      super("injected bug: " + op + " " + path);
+    }
+  }
+
   private volatile BiPredicate<Op, Path> rule = (op, path) -> false;
+  private volatile boolean unchecked;
   private final AtomicLong injected = new AtomicLong();
 
   public FaultInjectingFs(Fs delegate) {
@@ -37,6 +48,13 @@ public final class FaultInjectingFs extends ForwardingFs {
 
   /** Fails every operation for which {@code rule} is true, from now on. */
   public void failWhen(BiPredicate<Op, Path> rule) {
+    this.unchecked = false;
+    this.rule = rule;
+  }
+
+  /** Makes every operation for which {@code rule} is true throw {@link InjectedBug}, from now on. */
+  public void failUncheckedWhen(BiPredicate<Op, Path> rule) {
+    this.unchecked = true;
     this.rule = rule;
   }
 
@@ -53,6 +71,9 @@ public final class FaultInjectingFs extends ForwardingFs {
   private void check(Op op, Path path) throws InjectedFault {
     if (rule.test(op, path)) {
       injected.incrementAndGet();
+      if (unchecked) {
+        throw new InjectedBug(op, path);
+      }
       throw new InjectedFault(op, path);
     }
   }

@@ -45,6 +45,44 @@ class FaultInjectionTest {
   @MethodSource(StoreModelTest.ALL_TREES)
   @Timeout(120)
   void failedFlushesAndCompactionsAreRetriedWithoutLosingData(String tree, @TempDir Path dir) throws Exception {
+    // Every table write or sync fails: flushes and compactions cannot finish (a node tree can
+    // neither append to its node files nor write new ones).
+    failBackgroundWorkThenHeal(tree, dir, fs -> fs.failWhen(FaultInjectionTest::tableWrite), store -> {});
+  }
+
+  /**
+   * A bug that throws from inside a flush or compaction (here an unchecked exception from every
+   * table write) is handled as an I/O error is: the work is counted and retried with backoff
+   * (10 ms doubling to 1 s) instead of spinning, its partial output is deleted, the store stays
+   * readable, and once the fault stops nothing is lost.
+   */
+  @ParameterizedTest(name = "tree={0}")
+  @MethodSource(StoreModelTest.ALL_TREES)
+  @Timeout(120)
+  void anUncheckedFailureInBackgroundWorkBacksOffAndLosesNothing(String tree, @TempDir Path dir) throws Exception {
+    failBackgroundWorkThenHeal(tree, dir, fs -> fs.failUncheckedWhen(FaultInjectionTest::tableWrite), store -> {
+      long before = failures(store);
+      Thread.sleep(1000);
+      long retries = failures(store) - before;
+      // With the backoff a second holds about 7 attempts of each kind of work; a loop without it
+      // fails thousands of times.
+      assertTrue(retries <= 40, retries + " failed attempts in one second: the retries do not back off");
+    });
+  }
+
+  /** What a test checks while the background work keeps failing. */
+  @FunctionalInterface
+  private interface WhileFailing {
+    void check(IamStore store) throws Exception;
+  }
+
+  /**
+   * Loads a store, turns the fault on, writes enough to need a flush, waits until the background
+   * work has failed, runs {@code whileFailing}, checks every write is readable, heals, and checks
+   * that the work then completes, nothing is lost (also after a reopen) and no failed output is left.
+   */
+  private static void failBackgroundWorkThenHeal(String tree, Path dir, java.util.function.Consumer<FaultInjectingFs> fault,
+      WhileFailing whileFailing) throws Exception {
     Case c = new Case(tree);
     try (IamStore store = c.open(dir)) {
       for (int i = 0; i < 2000; i++) {
@@ -53,9 +91,7 @@ class FaultInjectionTest {
         c.model().put(k(i), v);
       }
       store.flushAndSettle(); // start from an empty memtable and no pending flush
-      // From now on every table write or sync fails: flushes and compactions cannot finish (a node
-      // tree can neither append to its node files nor write new ones).
-      c.fs().failWhen(FaultInjectionTest::tableWrite);
+      fault.accept(c.fs());
       // About 181 bytes per entry, 362 per 64 KiB memtable: 450 entries fill the memtable once (a
       // flush is attempted and fails) but not the two immutables allowed, so the writer never stalls.
       for (int i = 2000; i < 2450; i++) {
@@ -64,13 +100,12 @@ class FaultInjectionTest {
         c.model().put(k(i), v);
       }
       long deadline = System.nanoTime() + 10_000_000_000L;
-      while (store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum() == 0
-          && System.nanoTime() < deadline) {
+      while (failures(store) == 0 && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
       assertTrue(c.fs().injected() > 0, "no fault was injected");
-      assertTrue(store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum() > 0,
-          "background work did not notice the faults");
+      assertTrue(failures(store) > 0, "background work did not count the failures");
+      whileFailing.check(store);
       // Readable and consistent while background work keeps failing.
       for (var e : c.model().entrySet()) {
         assertArrayEquals(e.getValue(), store.get(e.getKey()));
@@ -82,6 +117,10 @@ class FaultInjectionTest {
       assertNoOrphanTables(store, c.fs(), dir, c.at());
     }
     c.assertReopenedStoreHoldsTheModel(dir);
+  }
+
+  private static long failures(IamStore store) {
+    return store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum();
   }
 
   /**
