@@ -1304,24 +1304,20 @@ public final class IamStore implements AutoCloseable {
   }
 
   /**
-   * A number for a new table file, registered as a pending output in the same step, so a purge
-   * that sees the number allocated also sees it pending.
+   * A number for a new table file, registered as a pending output in the same step (no purge
+   * deletes it, and later ones consider it), so a purge that sees the number allocated also sees
+   * it pending.
    */
   private long newOutputNumber() {
     mutex.lock();
     try {
       long n = versions.newFileNumber();
-      pendingOutput(n);
+      pendingOutputs.add(n);
+      directory.tableMayExist(n);
       return n;
     } finally {
       mutex.unlock();
     }
-  }
-
-  /** Registers table {@code n} as being written: no purge deletes it, and later ones consider it. */
-  private void pendingOutput(long n) {
-    pendingOutputs.add(n);
-    directory.tableMayExist(n);
   }
 
   /** Whether no level below the output holds keys in the compaction's range. */

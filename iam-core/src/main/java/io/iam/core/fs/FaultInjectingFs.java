@@ -38,8 +38,12 @@ public final class FaultInjectingFs extends ForwardingFs {
     }
   }
 
-  private volatile BiPredicate<Op, Path> rule = (op, path) -> false;
-  private volatile boolean unchecked;
+  /** Which operations fail, and whether they throw {@link InjectedBug} instead of {@link InjectedFault}. */
+  private record Rule(BiPredicate<Op, Path> fails, boolean unchecked) {}
+
+  private static final Rule NONE = new Rule((op, path) -> false, false);
+
+  private volatile Rule rule = NONE;
   private final AtomicLong injected = new AtomicLong();
 
   public FaultInjectingFs(Fs delegate) {
@@ -48,19 +52,17 @@ public final class FaultInjectingFs extends ForwardingFs {
 
   /** Fails every operation for which {@code rule} is true, from now on. */
   public void failWhen(BiPredicate<Op, Path> rule) {
-    this.unchecked = false;
-    this.rule = rule;
+    this.rule = new Rule(rule, false);
   }
 
   /** Makes every operation for which {@code rule} is true throw {@link InjectedBug}, from now on. */
   public void failUncheckedWhen(BiPredicate<Op, Path> rule) {
-    this.unchecked = true;
-    this.rule = rule;
+    this.rule = new Rule(rule, true);
   }
 
   /** Stops failing anything. */
   public void heal() {
-    this.rule = (op, path) -> false;
+    this.rule = NONE;
   }
 
   /** How many faults were injected so far. */
@@ -69,9 +71,10 @@ public final class FaultInjectingFs extends ForwardingFs {
   }
 
   private void check(Op op, Path path) throws InjectedFault {
-    if (rule.test(op, path)) {
+    Rule r = rule;
+    if (r.fails().test(op, path)) {
       injected.incrementAndGet();
-      if (unchecked) {
+      if (r.unchecked()) {
         throw new InjectedBug(op, path);
       }
       throw new InjectedFault(op, path);
