@@ -16,4 +16,14 @@ public interface KeyComparator {
 
   /** A stable name, stored in the manifest. */
   String name();
+
+  /**
+   * A key k with {@code a <= k < b}, as short as the order allows, given {@code a < b}: what a
+   * table's block index stores between two blocks (LevelDB's {@code FindShortestSeparator}). The
+   * default returns {@code a}, which is always correct; callers check the result and fall back to
+   * {@code a} if it breaks the contract.
+   */
+  default byte[] separator(byte[] a, byte[] b) {
+    return a;
+  }
 }

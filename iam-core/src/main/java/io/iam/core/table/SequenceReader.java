@@ -89,7 +89,13 @@ public final class SequenceReader {
     return new TableIterator(this, cmp);
   }
 
-  /** Index of the first block whose last key is at least {@code key}; {@link #blockCount()} if none. */
+  /**
+   * Index of the first block whose index key is at least {@code key}; {@link #blockCount()} if
+   * none. A block's index key is at least its last key and below the next block's first key (its
+   * last key, or a shorter separator), so no block before the result holds a key at least {@code
+   * key}; the result may hold none either (a key between a block's last key and its separator),
+   * and iterators then go on to the next block.
+   */
   int findBlock(byte[] key) {
     InternalKey.userKeyLength(key.length);
     int lo = 0;
@@ -239,6 +245,11 @@ public final class SequenceReader {
   public boolean seekReadsUncachedBlock(byte[] internalKey) {
     int i = internalKey == null ? 0 : findBlock(internalKey);
     return i < blockOffsets.length && (cache == null || !cache.contains(fileNumber, blockOffsets[i]));
+  }
+
+  /** Index key of block {@code i} (for tests and diagnostics). */
+  byte[] indexKey(int i) {
+    return lastKeys[i];
   }
 
   /** Offset of block {@code i} (for tests and diagnostics). */

@@ -4,6 +4,7 @@ import io.iam.core.iter.InternalIterator;
 import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
+import io.iam.core.key.KeyComparator;
 import io.iam.core.table.SequenceProps.MetaPointer;
 import java.io.IOException;
 import java.util.Arrays;
@@ -30,13 +31,17 @@ public final class SequenceWriter {
   private final BlockBuilder indexBlock;
   private final BloomFilter.Builder bloom;
   private final ByteSink pending = new ByteSink(WRITE_BUFFER + 8192);
-  private final ByteSink handleScratch = new ByteSink(24);
   /** File offset of the first byte in {@link #pending}. */
   private long pendingStart;
   /** File offset where the next data block goes. */
   private long blockStart;
   private byte[] lastKey = new byte[64];
   private int lastKeyLength = -1;
+  /**
+   * Handle of the last data block written, whose index entry waits for the next key (its
+   * separator) or for the end of the sequence; empty when no entry waits.
+   */
+  private final ByteSink pendingHandle = new ByteSink(24);
   private byte[] smallest;
   private long entries;
   private long dataBytes;
@@ -95,6 +100,9 @@ public final class SequenceWriter {
         internalKey, 0, userLength))) {
       bloom.add(internalKey, 0, userLength);
     }
+    if (pendingHandle.size() > 0) {
+      addIndexEntry(separator(internalKey));
+    }
     if (smallest == null) {
       smallest = internalKey.clone();
     }
@@ -128,7 +136,7 @@ public final class SequenceWriter {
   public long estimatedSize() {
     long filter = bloom == null ? 0 : bloom.sizeBytes() + TableFormat.TRAILER_SIZE;
     long keyLength = Math.max(lastKeyLength, 0);
-    long pendingIndexEntry = data.isEmpty() ? 0 : keyLength + 16;
+    long pendingIndexEntry = ((data.isEmpty() ? 0 : 1) + (pendingHandle.size() > 0 ? 1 : 0)) * (keyLength + 16);
     long props = 96 + 2 * keyLength + TableFormat.TRAILER_SIZE;
     return dataSize() + indexBlock.sizeEstimate() + pendingIndexEntry + TableFormat.TRAILER_SIZE + filter + props;
   }
@@ -168,6 +176,7 @@ public final class SequenceWriter {
     if (!data.isEmpty()) {
       flushBlock();
     }
+    addIndexEntry(Arrays.copyOf(lastKey, lastKeyLength)); // the last block: its own last key
     long dataEnd = blockStart;
     ByteSink meta = new ByteSink(indexBlock.sizeEstimate() + 1024);
     int indexLength = indexBlock.finishInto(meta, TableFormat.TYPE_INDEX);
@@ -203,14 +212,41 @@ public final class SequenceWriter {
       int at = (int) (blockStart - pendingStart);
       listener.dataBlock(blockStart, Arrays.copyOfRange(pending.array(), at, at + payload + TableFormat.TRAILER_SIZE));
     }
-    handleScratch.reset();
-    handleScratch.putVarint(blockStart);
-    handleScratch.putVarint(payload);
-    indexBlock.add(lastKey, 0, lastKeyLength, handleScratch.array(), 0, handleScratch.size());
+    pendingHandle.reset();
+    pendingHandle.putVarint(blockStart);
+    pendingHandle.putVarint(payload);
     blockStart += payload + TableFormat.TRAILER_SIZE;
     if (pending.size() >= WRITE_BUFFER) {
       flushPending();
     }
+  }
+
+  /** Adds the waiting index entry of the last data block written, under {@code key}. */
+  private void addIndexEntry(byte[] key) {
+    indexBlock.add(key, 0, key.length, pendingHandle.array(), 0, pendingHandle.size());
+    pendingHandle.reset();
+  }
+
+  /**
+   * The index key between the last data block written, whose last key is {@link #lastKey}, and
+   * the block that starts with {@code next}: the user comparator's shortest separator of the two
+   * user keys with the largest trailer (so it sorts before every version of its user key), if
+   * that is shorter than the last key and lies in [last key, next); else the last key itself.
+   * Either way every key of the block is at most the index key and every later key is above it,
+   * which is all {@link SequenceReader#findBlock} needs.
+   */
+  private byte[] separator(byte[] next) {
+    byte[] last = Arrays.copyOf(lastKey, lastKeyLength);
+    KeyComparator user = cmp.userComparator();
+    byte[] a = InternalKey.userKey(last);
+    byte[] b = InternalKey.userKey(next);
+    if (user.compare(a, b) < 0) {
+      byte[] s = user.separator(a, b);
+      if (s.length < a.length && user.compare(a, s) < 0 && user.compare(s, b) < 0) {
+        return InternalKey.seekKey(s, InternalKey.MAX_SEQUENCE);
+      }
+    }
+    return last;
   }
 
   private void flushPending() throws IOException {

@@ -27,7 +27,8 @@ final class TableMetadata {
   /**
    * One sequence's metadata. The index arrays and filter are null when not decoded.
    *
-   * @param lastKeys the last internal key of each data block
+   * @param lastKeys the index key of each data block: at least the block's last internal key and
+   *     below the next block's first (the last key itself, or a shorter separator)
    * @param blockOffsets the offset of each data block
    * @param blockLengths the payload length of each data block
    * @param filter the Bloom filter, or null if the sequence has none

@@ -18,7 +18,11 @@
  *   <li><b>Data and index block payload</b>: LevelDB-style entries {@code varint shared, varint
  *       unshared, varint valueLength, key suffix, value}, then the restart offsets (fixed32 each)
  *       and their count (fixed32). Keys are internal keys. The index block has one entry per data
- *       block: the block's last key and {@code varint offset, varint payloadLength}.
+ *       block: an internal key at least the block's last key and below the next block's first
+ *       key, and {@code varint offset, varint payloadLength}. The writer stores
+ *       the user comparator's shortest separator there with the largest trailer (LevelDB's
+ *       {@code FindShortestSeparator}), and the last key only where no shorter separator exists
+ *       and for the last block; files whose index holds last keys everywhere read the same way.
  *   <li><b>Filter block</b>: a {@link io.iam.core.table.BloomFilter} over the sequence's distinct
  *       user keys (absent when {@code bloomBitsPerKey == 0}).
  *   <li><b>Sequence metadata</b>: {@code [index block][filter block][properties block]}, contiguous.

@@ -110,6 +110,52 @@ class MSTableRoundTripTest {
     }
   }
 
+  @Test
+  void indexKeysAreShortSeparatorsBetweenBlocks() throws IOException {
+    try (MSTableReader r = open(new NoCacheForTests())) {
+      SequenceReader s = r.sequence(0);
+      long indexBytes = 0;
+      long lastKeyBytes = 0;
+      int shortened = 0;
+      Block.Iter[] blocks = new Block.Iter[s.blockCount()];
+      for (int i = 0; i < s.blockCount(); i++) {
+        blocks[i] = s.block(i).iterator(CMP);
+      }
+      for (int i = 0; i < s.blockCount(); i++) {
+        byte[] last = lastKeyOf(blocks[i]);
+        byte[] index = s.indexKey(i);
+        assertTrue(CMP.compare(last, index) <= 0, "block " + i + ": index key below its last key");
+        if (i + 1 < s.blockCount()) {
+          blocks[i + 1].seekToFirst();
+          assertTrue(CMP.compare(index, blocks[i + 1].key()) < 0, "block " + i + ": index key reaches the next block");
+        } else {
+          assertArrayEquals(last, index, "the last block is indexed by its last key");
+        }
+        if (index.length < last.length) {
+          shortened++;
+        }
+        indexBytes += index.length;
+        lastKeyBytes += last.length;
+        // A seek to the index key itself, and to the key just above the block's last key, land on
+        // the next block's first entry (or past the end).
+        assertSeekMatchesOracle(s, index);
+        assertSeekMatchesOracle(s, InternalKey.seekKey(InternalKey.userKey(last), 0));
+      }
+      // Neighbouring keys of this data often differ only in their last byte (user000012345,
+      // user000012346), where no shorter key fits; about a quarter of the boundaries have room.
+      assertTrue(shortened > s.blockCount() / 5, shortened + " of " + s.blockCount() + " index keys shortened");
+      assertTrue(indexBytes < lastKeyBytes, "index keys " + indexBytes + " B against last keys " + lastKeyBytes + " B");
+    }
+  }
+
+  private static byte[] lastKeyOf(Block.Iter it) throws IOException {
+    byte[] last = null;
+    for (it.seekToFirst(); it.valid(); it.next()) {
+      last = it.key();
+    }
+    return last;
+  }
+
   private static void assertSeekMatchesOracle(SequenceReader s, byte[] target) throws IOException {
     int expected = data.lowerBound(target);
     Entry e = s.seek(target);
