@@ -276,15 +276,11 @@ public final class IamStore implements AutoCloseable {
       VersionSet versions = exists
           ? VersionSet.recover(fs, dir, cmp, levels)
           : VersionSet.create(fs, dir, cmp, levels, treeName, tree.nodeTree());
+      versions.maxManifestSize(options.get(StoreOptions.MAX_MANIFEST_SIZE));
       if (!versions.treeName().equals(treeName)) {
         versions.close();
         throw new IOException("store " + dir + " was created with tree=" + versions.treeName()
             + "; it cannot be opened with tree=" + treeName);
-      }
-      for (Path p : fs.list(dir)) {
-        for (OptionalLong n : List.of(StoreFiles.tableNumber(p), StoreFiles.logNumber(p), StoreFiles.manifestNumber(p))) {
-          n.ifPresent(versions::markFileNumberUsed);
-        }
       }
       store = new IamStore(fs, dir, options, comparator, lock, versions, cmp);
       store.recoverLogs();
@@ -1590,6 +1586,11 @@ public final class IamStore implements AutoCloseable {
   /** The statistics as a table, one row per level, like RocksDB's {@code rocksdb.stats}. */
   public String describe() {
     return StatsReport.format(this);
+  }
+
+  /** How many times the manifest was replaced on reaching {@code max-manifest-size}. */
+  long manifestRolls() {
+    return versions.manifestRolls();
   }
 
   /** A map of every counter, plus per-level files and bytes, for benchmarks. */

@@ -104,6 +104,7 @@ final class StatsReport {
 
   static Map<String, Number> properties(IamStore store) {
     Map<String, Number> m = new LinkedHashMap<>(store.statistics().asMap());
+    m.put("manifest.rolls", store.manifestRolls());
     List<List<FileMeta>> levels = store.levels();
     for (int level = 0; level < levels.size(); level++) {
       List<FileMeta> files = levels.get(level);

@@ -204,6 +204,12 @@ public final class StoreOptions {
           .defaultValue(0L).bounds(0L, 1L << 40)
           .doc("bytes per second that flushes and compactions may write (0: unlimited)").build();
 
+  public static final Option<Long> MAX_MANIFEST_SIZE =
+      Option.builder("max-manifest-size", OptionType.SIZE)
+          .defaultValue(64L << 20).bounds(1L << 10, 1L << 40)
+          .doc("once the manifest grows past this many bytes, a new one holding only the current state replaces it"
+              + " (RocksDB's max_manifest_file_size), so a long-running store opens quickly").build();
+
   public static final Option<RecoveryMode> WAL_RECOVERY =
       Option.builder("wal-recovery", OptionType.enumOf(RecoveryMode.class))
           .defaultValue(RecoveryMode.TOLERATE_CORRUPTED_TAIL)
@@ -228,7 +234,7 @@ public final class StoreOptions {
               MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, STACK_POLICY, STACK_SIZE_RATIO, STACK_MAX_COMPONENTS, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
               L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, NODE_FLUSH_IO_DEPTH, TABLE_READS,
-              COMPACTION_RATE_LIMIT, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
+              COMPACTION_RATE_LIMIT, MAX_MANIFEST_SIZE, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
           v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
                   && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)
               ? Optional.empty()

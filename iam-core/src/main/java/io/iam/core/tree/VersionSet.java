@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The store's history of versions and its manifest: an append-only log of {@link VersionEdit}s,
@@ -25,6 +28,8 @@ import java.util.Set;
  * number). Thread-safe: edits are serialized on this object.
  */
 public final class VersionSet implements Closeable {
+
+  private static final Logger LOG = Logger.getLogger(VersionSet.class.getName());
 
   private final Fs fs;
   private final Path dir;
@@ -45,6 +50,10 @@ public final class VersionSet implements Closeable {
   private volatile boolean manifestUncertain;
   private FsFile manifestFile;
   private LogWriter manifest;
+  /** The manifest is rewritten as a snapshot once it reaches this size; see {@link #maxManifestSize}. */
+  private long rollAt = Long.MAX_VALUE;
+  private long maxManifestBytes = Long.MAX_VALUE;
+  private long manifestRolls;
 
   private VersionSet(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) {
     this.fs = fs;
@@ -69,6 +78,7 @@ public final class VersionSet implements Closeable {
     if (nodeTree) {
       vs.current = vs.current.apply(new VersionEdit().depth(1));
     }
+    vs.markNumbersInDirectoryUsed();
     vs.writeNewManifest();
     return vs;
   }
@@ -134,8 +144,24 @@ public final class VersionSet implements Closeable {
     }
     vs.manifestNumber = StoreFiles.manifestNumber(manifestPath).orElse(1);
     vs.nextFileNumber = Math.max(vs.nextFileNumber, vs.manifestNumber + 1);
+    vs.markNumbersInDirectoryUsed();
     vs.writeNewManifest();
     return vs;
+  }
+
+  /**
+   * Moves the next file number past every numbered file in the directory. A crash can leave files
+   * numbered after the last manifest edit: a flush or compaction that never committed, or a new
+   * manifest written before CURRENT was switched to it (when the manifest was being replaced on
+   * reaching its maximum size, or at open). Without this, the manifest started next could take the
+   * number of such a leftover and fail to be created.
+   */
+  private void markNumbersInDirectoryUsed() throws IOException {
+    for (Path p : fs.list(dir)) {
+      for (OptionalLong n : List.of(StoreFiles.tableNumber(p), StoreFiles.logNumber(p), StoreFiles.manifestNumber(p))) {
+        n.ifPresent(this::markFileNumberUsed);
+      }
+    }
   }
 
   /** The manifest file named by CURRENT. */
@@ -295,7 +321,59 @@ public final class VersionSet implements Closeable {
     Version previous = current;
     retired.add(previous);
     current = next;
+    if (manifest.size() >= rollAt) {
+      rollManifest();
+    }
     return next;
+  }
+
+  /**
+   * Replaces the manifest by a new one holding only the current state, as {@link #recover} does
+   * at open. The edit just logged is already durable in the old one, so a failure here loses
+   * nothing: CURRENT names the old manifest, or the new one if the switch got that far (both are
+   * complete), and the next try waits until the manifest has grown by another maximum size (a
+   * full disk would otherwise retry on every edit).
+   */
+  private void rollManifest() {
+    try {
+      writeNewManifest();
+      manifestRolls++;
+      rollAt = nextRollAt();
+    } catch (IOException | RuntimeException e) {
+      rollAt = manifest.size() + maxManifestBytes;
+      LOG.log(Level.WARNING, "could not start a new manifest in " + dir + "; edits go on in "
+          + StoreFiles.manifest(dir, manifestNumber).getFileName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Starts a new manifest holding only the current state once the manifest reaches {@code bytes}
+   * (the store option {@code max-manifest-size}); without a call, a manifest is only rewritten
+   * at open. Like RocksDB's {@code max_manifest_file_size}: a store that runs for months keeps a
+   * manifest that opens quickly.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
+  public synchronized void maxManifestSize(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("max manifest size must be positive: " + bytes);
+    }
+    maxManifestBytes = bytes;
+    rollAt = nextRollAt();
+  }
+
+  /**
+   * The size at which the manifest is replaced next: the maximum, or twice what it holds now if
+   * the state alone is larger (then a new manifest would be as large, and replacing it on every
+   * edit would only rewrite it).
+   */
+  private long nextRollAt() {
+    return Math.max(maxManifestBytes, manifest == null ? 0 : 2 * manifest.size());
+  }
+
+  /** How many times the manifest was replaced because it reached its maximum size. */
+  public synchronized long manifestRolls() {
+    return manifestRolls;
   }
 
   /**

@@ -93,7 +93,8 @@ class StoreModelTest {
    * 64 KiB memtable (also a node tree's C_t), fan-out 4 so node trees grow several levels, and a
    * block cache of 256 KiB from which IAM chooses its mixed level; for Min-Max a cache of 400
    * entries evicting buckets of 40 (a 64 KiB memtable holds about 400 of the tests' entries) and
-   * a maintenance sort once more than 6 buckets share a key.
+   * a maintenance sort once more than 6 buckets share a key. The manifest is replaced every 1 KiB,
+   * so the model, crash and power-loss tests also cross manifest switches.
    */
   static OptionValues smallOptions(String tree, int threads) {
     return StoreOptions.parse(Map.ofEntries(
@@ -108,6 +109,7 @@ class StoreModelTest {
         Map.entry("minmax-window", "40"),
         Map.entry("minmax-sort-overlap", "6"),
         Map.entry("stack-size-ratio", "3"),
+        Map.entry("max-manifest-size", "1KiB"),
         Map.entry("background-threads", Integer.toString(threads))));
   }
 
@@ -135,6 +137,7 @@ class StoreModelTest {
     List<Snap> snaps = new ArrayList<>();
     OptionValues options = smallOptions(tree, threads);
     IamStore store = IamStore.open(dir, options);
+    long manifestRolls = 0; // summed over reopens, which start the count again
     try {
       for (int step = 0; step < OPS; step++) {
         String at = "tree=" + tree + " seed " + seed + " step " + step;
@@ -191,6 +194,7 @@ class StoreModelTest {
         } else if (random.nextInt(10) == 0) {
           snaps.forEach(s -> s.snapshot().close());
           snaps.clear();
+          manifestRolls += store.manifestRolls();
           store.close();
           store = IamStore.open(dir, options);
         }
@@ -214,6 +218,8 @@ class StoreModelTest {
         assertTrue(store.stack().largestRunFlushes() >= 3, "tiering with T = 3 merged runs: " + store.describe());
       }
       assertTrue(store.verify() > 0);
+      manifestRolls += store.manifestRolls();
+      assertTrue(manifestRolls > 0, "tree=" + tree + ": the run never replaced its manifest");
       snaps.forEach(s -> s.snapshot().close());
       store.close();
       store = IamStore.open(dir, options);
