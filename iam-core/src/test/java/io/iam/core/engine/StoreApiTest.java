@@ -206,8 +206,9 @@ class StoreApiTest {
 
   /**
    * A manifest that reaches max-manifest-size is replaced by one holding only the current state:
-   * the store keeps one manifest, no larger than the limit plus one edit (the small state here
-   * fits under it), and everything reads back after a reopen, which replays the last manifest.
+   * the store switches several times, never keeps more than the manifest in use and the one a
+   * switch is writing, ends with one, and everything reads back after a reopen, which replays the
+   * last manifest.
    */
   @ParameterizedTest(name = "tree={0}")
   @MethodSource(StoreModelTest.ALL_TREES)
