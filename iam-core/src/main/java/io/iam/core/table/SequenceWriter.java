@@ -236,9 +236,8 @@ public final class SequenceWriter {
    * which is all {@link SequenceReader#findBlock} needs.
    */
   private byte[] separator(byte[] next) {
-    byte[] last = Arrays.copyOf(lastKey, lastKeyLength);
     KeyComparator user = cmp.userComparator();
-    byte[] a = InternalKey.userKey(last);
+    byte[] a = Arrays.copyOf(lastKey, InternalKey.userKeyLength(lastKeyLength));
     byte[] b = InternalKey.userKey(next);
     if (user.compare(a, b) < 0) {
       byte[] s = user.separator(a, b);
@@ -246,7 +245,7 @@ public final class SequenceWriter {
         return InternalKey.seekKey(s, InternalKey.MAX_SEQUENCE);
       }
     }
-    return last;
+    return Arrays.copyOf(lastKey, lastKeyLength);
   }
 
   private void flushPending() throws IOException {
