@@ -2,7 +2,6 @@ package io.iam.core.policy;
 
 import io.iam.core.option.OptionTable;
 import io.iam.core.option.OptionValues;
-import java.util.List;
 
 /**
  * Bigtable's default (as described by Mathieu et al.): while fewer than k SSTables exist, a flush
@@ -13,22 +12,13 @@ import java.util.List;
  * rule fixes the start of the merge at the oldest SSTable {@code j} with {@code len(j) <= sum of
  * newer} (if any), and at most at the newest SSTable otherwise (i &ge; 1, leaving at most k).
  */
-public final class BigtablePolicy extends AbstractPolicy {
+public final class BigtablePolicy extends BoundedDepthPolicy {
 
   public static final String NAME = "bigtable";
-  public static final OptionTable OPTIONS =
-      OptionTable.of(NAME + " policy", List.of(PolicyOptions.MAX_COMPONENTS));
-
-  private final int k;
+  public static final OptionTable OPTIONS = boundOnly(NAME);
 
   public BigtablePolicy(OptionValues options) {
     super(NAME, options);
-    this.k = options.get(PolicyOptions.MAX_COMPONENTS);
-  }
-
-  @Override
-  public int maxComponents() {
-    return k;
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.iam.core.policy;
 
 import io.iam.core.option.OptionTable;
 import io.iam.core.option.OptionValues;
-import java.util.List;
 
 /**
  * Binomial (Mathieu et al.): a static policy. At flush t, with {@code T_k(m) = sum over i = 1..m
@@ -15,22 +14,13 @@ import java.util.List;
  * the small-n regime (fewer than about 4^k flushes) Binomial merges early and keeps the average
  * component count well below k, as the paper describes.
  */
-public final class BinomialPolicy extends AbstractPolicy {
+public final class BinomialPolicy extends BoundedDepthPolicy {
 
   public static final String NAME = "binomial";
-  public static final OptionTable OPTIONS =
-      OptionTable.of(NAME + " policy", List.of(PolicyOptions.MAX_COMPONENTS));
-
-  private final int k;
+  public static final OptionTable OPTIONS = boundOnly(NAME);
 
   public BinomialPolicy(OptionValues options) {
     super(NAME, options);
-    this.k = options.get(PolicyOptions.MAX_COMPONENTS);
-  }
-
-  @Override
-  public int maxComponents() {
-    return k;
   }
 
   @Override

@@ -2,28 +2,18 @@ package io.iam.core.policy;
 
 import io.iam.core.option.OptionTable;
 import io.iam.core.option.OptionValues;
-import java.util.List;
 
 /**
  * Constant (AsterixDB before 0.9.4): while fewer than k SSTables exist, a flush adds one; once k
  * exist, the flush and all of them are merged into one.
  */
-public final class ConstantPolicy extends AbstractPolicy {
+public final class ConstantPolicy extends BoundedDepthPolicy {
 
   public static final String NAME = "constant";
-  public static final OptionTable OPTIONS =
-      OptionTable.of(NAME + " policy", List.of(PolicyOptions.MAX_COMPONENTS));
-
-  private final int k;
+  public static final OptionTable OPTIONS = boundOnly(NAME);
 
   public ConstantPolicy(OptionValues options) {
     super(NAME, options);
-    this.k = options.get(PolicyOptions.MAX_COMPONENTS);
-  }
-
-  @Override
-  public int maxComponents() {
-    return k;
   }
 
   @Override

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p>Unlike the others this policy is not eager: the flush may stay on its own while older
  * components merge.
  */
-public final class ExploringPolicy extends AbstractPolicy {
+public final class ExploringPolicy extends BoundedDepthPolicy {
 
   public static final String NAME = "exploring";
 
@@ -57,22 +57,15 @@ public final class ExploringPolicy extends AbstractPolicy {
                       v.nameOf(MIN_MERGE) + "=" + v.get(MIN_MERGE) + " exceeds " + v.nameOf(MAX_MERGE) + "="
                           + v.get(MAX_MERGE) + ": allowed " + v.nameOf(MIN_MERGE) + " <= " + v.nameOf(MAX_MERGE)));
 
-  private final int k;
   private final double ratio;
   private final int minMerge;
   private final int maxMerge;
 
   public ExploringPolicy(OptionValues options) {
     super(NAME, options);
-    this.k = options.get(PolicyOptions.MAX_COMPONENTS);
     this.ratio = options.get(RATIO);
     this.minMerge = options.get(MIN_MERGE);
     this.maxMerge = options.get(MAX_MERGE);
-  }
-
-  @Override
-  public int maxComponents() {
-    return k;
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.iam.core.policy;
 
 import io.iam.core.option.OptionTable;
 import io.iam.core.option.OptionValues;
-import java.util.List;
 
 /**
  * MinLatency (Mathieu et al.): a static policy. At flush t, with {@code m' = min{m : C(m+k, m) >
@@ -14,22 +13,13 @@ import java.util.List;
  * i-th component (it was built by another policy), the flush is left alone; if it has more than k
  * components, the merge still leaves i &le; k.
  */
-public final class MinLatencyPolicy extends AbstractPolicy {
+public final class MinLatencyPolicy extends BoundedDepthPolicy {
 
   public static final String NAME = "minlatency";
-  public static final OptionTable OPTIONS =
-      OptionTable.of(NAME + " policy", List.of(PolicyOptions.MAX_COMPONENTS));
-
-  private final int k;
+  public static final OptionTable OPTIONS = boundOnly(NAME);
 
   public MinLatencyPolicy(OptionValues options) {
     super(NAME, options);
-    this.k = options.get(PolicyOptions.MAX_COMPONENTS);
-  }
-
-  @Override
-  public int maxComponents() {
-    return k;
   }
 
   @Override
