@@ -2,7 +2,6 @@ package io.iam.core.engine;
 
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
-import io.iam.core.cache.PriorityBlockCache;
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
@@ -25,13 +24,10 @@ import io.iam.core.tree.iam.TreeShape;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,9 +38,10 @@ import java.util.function.LongSupplier;
 
 /**
  * The executor of the LSA/IAM node tree (ICPP 2019, §4–5) inside a store: it asks the pure
- * kernel ({@link FlushPlanner}, {@link CombinePlanner}, {@link MkChooser}) what to do, and does it
- * with real files: memtable flushes into level 1, node flushes that append a sequence to a child's
- * MSTable or merge into a new one, splits, moves (a manifest edit only), combines and new levels.
+ * kernel ({@link FlushPlanner}, {@link CombinePlanner}, and {@link MkChooser} through {@link
+ * MixedLevelRule}) what to do, and does it with real files: memtable flushes into level 1, node
+ * flushes that append a sequence to a child's MSTable or merge into a new one, splits, moves (a
+ * manifest edit only), combines and new levels.
  *
  * <p>The kernel works on {@code long} keys; a {@link RankSpace} per plan maps the store's byte[]
  * keys to ranks and back. Choosing work ({@link #pick}, {@link #pickMemtableFlush}) reads
@@ -73,34 +70,15 @@ final class NodeTree {
   private final VersionSet versions;
   private final TableCache tables;
   private final Statistics stats;
-  private final BlockCache cache;
   private final KeyComparator user;
   private final InternalKeyComparator cmp;
-  private final TreeKind kind;
   private final int fanout;
   private final long capacity;
   private final long fileCapacity;
-  private final int fixedM;
-  private final int fixedK;
-  private final boolean halfBudget;
-  private final boolean fillCache;
-  /**
-   * Whether the m/k rule keeps the oldest sequence of each node above the mixed level in memory
-   * too ({@code protected-sequences=paper}); otherwise only appended sequences are kept.
-   */
-  private final boolean protectOldest;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
-  /**
-   * The files of the nodes that running jobs flush, split, move or combine. {@link
-   * #refreshProtection} leaves them unprotected while the job runs: the job caches the sequences it
-   * writes as it goes, and the node's own blocks, which the job makes obsolete, would otherwise
-   * hold their room in the protected pool until the job's edit is installed. They stay resident in
-   * the normal pool meanwhile, and regain protection if the job fails.
-   */
-  private final Set<Long> replacing = ConcurrentHashMap.newKeySet();
-  /** Serializes {@link #refreshProtection}, so the newest version's protection is applied last. */
-  private final Object protectionLock = new Object();
+  /** The m/k rule: the mode each plan uses, and what the block cache keeps under it. */
+  private final MixedLevelRule rule;
   /**
    * Write the children's shares of a node job (a compaction) side by side: each goes to a file of
    * its own, and most of an append's time is its two syncs, which overlap this way.
@@ -118,24 +96,12 @@ final class NodeTree {
    */
   private final WriterSlots childSlots;
   private final WriterSlots flushSlots;
-  private volatile Mode mode;
-  /** The m and k chosen for the latest version asked about: they are chosen once per version. */
-  private volatile Chosen chosen;
-
-  private record Chosen(Version version, Mode mode) {}
-
   /**
    * The shape of the last version {@link #shape} was asked for. Choosing work asks again and again
    * about the same version (after every job, and while a memtable flush waits), and a shape costs a
    * sort of every node boundary.
    */
   private volatile Shaped shaped;
-
-  /** {@link #appendedStartOrThrow}'s answers by file number. */
-  private final Map<Long, Long> appendedStarts = new ConcurrentHashMap<>();
-
-  /** More remembered starts than this (far more than a tree's multi-sequence nodes) start over. */
-  private static final int MAX_REMEMBERED_STARTS = 1 << 16;
 
   private record Shaped(Version version, RankSpace space, TreeShape shape) {}
 
@@ -144,20 +110,13 @@ final class NodeTree {
     this.versions = versions;
     this.tables = tables;
     this.stats = stats;
-    this.cache = cache;
     this.cmp = cmp;
     this.user = cmp.userComparator();
-    this.kind = options.get(StoreOptions.TREE);
     this.fanout = options.get(StoreOptions.FANOUT);
     this.capacity = options.get(StoreOptions.MEMTABLE_SIZE);
     this.fileCapacity = roundUp(capacity * 5 / 2 + (1 << 20));
-    this.fixedM = options.get(StoreOptions.MIXED_LEVEL);
-    this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
-    this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
-    this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
-    this.protectOldest = options.get(StoreOptions.PROTECTED_SEQUENCES) == ProtectedSequences.PAPER;
     this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
-    this.mode = initialMode();
+    this.rule = new MixedLevelRule(versions, tables, cache, options);
     int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
     int threads = Math.max(writers, options.get(StoreOptions.NODE_FLUSH_IO_DEPTH));
     this.childWriters = writerPool("iam-child-writer-", threads);
@@ -175,15 +134,6 @@ final class NodeTree {
     });
   }
 
-
-  private Mode initialMode() {
-    return switch (kind) {
-      case LSA -> Mode.lsa();
-      case LSM_MERGE -> Mode.lsmMerge();
-      default -> Mode.iam(fixedM > 0 ? fixedM : 1, fixedK > 0 ? fixedK : 1);
-    };
-  }
-
   /** C_t, the bytes at which a node is full. */
   long capacity() {
     return capacity;
@@ -191,127 +141,12 @@ final class NodeTree {
 
   /** The mode of the latest plan: for IAM, the mixed level m and cap k chosen then. */
   Mode currentMode() {
-    return mode;
+    return rule.currentMode();
   }
 
-  /**
-   * The flush behaviour for the tree as it is now. IAM chooses m and k from the level sizes D_j
-   * and the block cache's capacity M by the paper's inequality (2) (M/2 with {@code
-   * append-cache-budget=half}), unless fixed by options; it is re-evaluated at every plan, so it
-   * follows the data as it grows. With {@code protected-sequences=appended} the levels that append
-   * now count what they keep in memory, their appended sequences, rather than all they hold.
-   */
-  Mode modeFor(Version v) {
-    Mode m = switch (kind) {
-      case LSA -> Mode.lsa();
-      case LSM_MERGE -> Mode.lsmMerge();
-      default -> {
-        if (fixedM > 0) {
-          yield Mode.iam(fixedM, fixedK > 0 ? fixedK : 1);
-        }
-        Chosen memo = chosen;
-        if (memo != null && memo.version() == v) {
-          yield memo.mode();
-        }
-        // Headroom: one C_t, what a memtable flush running now caches before the next choice sees it.
-        // A node job adds nothing on balance: the node it replaces gives up its room (replacing).
-        MkChooser.Choice c = MkChooser.chooseMeasured(levelShapes(v), cache.capacityBytes(), fanout, fanout,
-            halfBudget, capacity, capacity, appendingAbove(memo));
-        Mode fresh = Mode.iam(c.m(), fixedK > 0 ? fixedK : c.k());
-        chosen = new Chosen(v, fresh);
-        yield fresh;
-      }
-    };
-    mode = m;
-    return m;
-  }
-
-  /**
-   * The level above which the tree appends now and keeps only appended sequences in memory, for
-   * {@link MkChooser#chooseMeasured}: the m chosen last, or 0 for the paper's rule (or no choice yet).
-   */
-  private int appendingAbove(Chosen last) {
-    return protectOldest || last == null ? 0 : last.mode().m();
-  }
-
-  /**
-   * Whether a node moving down into a level where it holds more sequences than that level lets a
-   * node hold ({@link Mode#maxSequences}) may keep them, with no rewrite. Its appended sequences
-   * stay protected until its next merge, and the node it leaves behind, emptied, will take about as
-   * many again; so they may stay if the m/k rule's budget holds them once more beside every
-   * sequence the rule protects now ({@link MkChooser#fits}). The next choice counts them where
-   * they are, and lowers k if they leave the mixed level too little room. Always false without a
-   * protected pool (the rule would not control the room), with m fixed by options, or if the
-   * node's reader cannot open (the node is then rewritten, as before).
-   */
-  private boolean keepsSequencesOnMove(NodeMeta node, Version v, Mode md) {
-    if (kind != TreeKind.IAM || fixedM > 0 || !(cache instanceof PriorityBlockCache) || node.file() == null
-        || node.file().sequenceCount() < 2) {
-      return false;
-    }
-    long start = appendedStart(node.file());
-    return start >= 0 && MkChooser.fits(levelShapes(v), cache.capacityBytes(), halfBudget, capacity,
-        appendingAbove(chosen), md.m(), node.file().fileSize() - start);
-  }
-
-  /**
-   * What each level of {@code v} holds, for {@link MkChooser#chooseMeasured}: D_j and N_j from the
-   * manifest, and the bytes of every node's sequences but its oldest from the tables' indexes (an
-   * MSTable lays its sequences out oldest first). A table whose reader cannot open counts as
-   * holding no appended sequences, which only makes the choice less cautious until it opens.
-   */
-  private List<MkChooser.LevelShape> levelShapes(Version v) {
-    List<MkChooser.LevelShape> levels = new ArrayList<>();
-    for (int level = 1; level <= v.depth(); level++) {
-      long bytes = 0;
-      long nodes = 0;
-      long appendedBytes = 0;
-      long appendedSequences = 0;
-      for (NodeMeta n : v.nodes(level)) {
-        FileMeta f = n.file();
-        if (f == null) {
-          continue;
-        }
-        bytes += f.fileSize();
-        nodes++;
-        if (f.sequenceCount() >= 2) {
-          long start = appendedStart(f);
-          if (start >= 0) {
-            appendedBytes += f.fileSize() - start;
-            appendedSequences += f.sequenceCount() - 1;
-          }
-        }
-      }
-      levels.add(new MkChooser.LevelShape(bytes, nodes, appendedBytes, appendedSequences));
-    }
-    return levels;
-  }
-
-  /** Where the second-oldest sequence of {@code f} begins, or -1 if its reader cannot open. */
-  private long appendedStart(FileMeta f) {
-    try {
-      return appendedStartOrThrow(f);
-    } catch (IOException e) {
-      return -1;
-    }
-  }
-
-  /**
-   * Where the second-oldest sequence of multi-sequence file {@code f} begins. Appends only add
-   * sequences after it, so the answer for a file number never changes and is remembered: the m/k
-   * choice and the protection ask it for every such node after every job.
-   */
-  private long appendedStartOrThrow(FileMeta f) throws IOException {
-    Long known = appendedStarts.get(f.fileNumber());
-    if (known != null) {
-      return known;
-    }
-    long start = tables.reader(f).sequence(1).handle().dataStart();
-    if (appendedStarts.size() >= MAX_REMEMBERED_STARTS) {
-      appendedStarts.clear(); // files come and go; start over rather than track deletions
-    }
-    appendedStarts.put(f.fileNumber(), start);
-    return start;
+  /** Tells the block cache what the m/k rule keeps in memory now ({@link MixedLevelRule#refreshProtection}). */
+  void refreshProtection() {
+    rule.refreshProtection();
   }
 
   // ---------------------------------------------------------------- choosing work (metadata only)
@@ -604,57 +439,13 @@ final class NodeTree {
   }
 
   /**
-   * Tells a {@link PriorityBlockCache} which blocks the m/k rule keeps in memory (§5.1.3), for the
-   * current version and the m chosen for it: every sequence of a node but its oldest, on every
-   * level (the paper's k − 1 newest at level m; below m a node holds more than one if it moved
-   * down with its sequences kept, see {@link #keepsSequencesOnMove}, or if m moved up after it was
-   * appended to, and keeps them until its next merge); with {@code protected-sequences=paper}
-   * also the oldest sequence of each node above m, the paper's whole appending levels. {@link
-   * MkChooser#chooseMeasured} counts all of these against M. Blocks that no longer qualify (m changed, the sequence was merged) lose their protection. Does
-   * nothing for LSA, LSM-merge, or another cache. Called after every change of the tree; reads
-   * metadata only (and opens a reader for the multi-sequence files that have none; if that fails,
-   * the previous protection stays until the next call).
-   */
-  void refreshProtection() {
-    if (kind != TreeKind.IAM || !(cache instanceof PriorityBlockCache pool)) {
-      return;
-    }
-    synchronized (protectionLock) {
-      Version v = versions.pinCurrent();
-      try {
-        Mode md = modeFor(v);
-        Map<Long, Long> from = new HashMap<>();
-        for (int level = 1; level <= v.depth(); level++) {
-          for (NodeMeta n : v.nodes(level)) {
-            FileMeta f = n.file();
-            if (f == null || replacing.contains(f.fileNumber())) {
-              continue;
-            }
-            if (level < md.m() && protectOldest) {
-              from.put(f.fileNumber(), 0L);
-            } else if (f.sequenceCount() >= 2) {
-              from.put(f.fileNumber(), appendedStartOrThrow(f));
-            }
-          }
-        }
-        pool.protect(from);
-      } catch (IOException e) {
-        // a reader could not open: the old protection stays until the next change retries
-      } finally {
-        v.unref();
-      }
-    }
-  }
-
-  /**
    * Runs a flush, split, move or combine and commits it. For a memtable flush, {@code source} is
    * the memtable's summary and {@code logNumber} the oldest log still needed afterwards.
    */
   boolean run(NodeJob job, Source source, Long logNumber, Io io) throws IOException {
     Long parentFile = job.node() == null || job.node().file() == null ? null : job.node().file().fileNumber();
     if (parentFile != null) {
-      replacing.add(parentFile);
-      refreshProtection(); // its blocks make way for the copies the job is about to cache
+      rule.beginReplacing(parentFile); // its blocks make way for the copies the job is about to cache
     }
     try {
       Version v = versions.pinCurrent();
@@ -667,10 +458,7 @@ final class NodeTree {
       if (job.kind() == NodeJob.Kind.COMBINE) {
         combining.set(false);
       }
-      if (parentFile != null) {
-        replacing.remove(parentFile);
-      }
-      refreshProtection();
+      rule.endReplacing(parentFile);
     }
   }
 
@@ -689,7 +477,7 @@ final class NodeTree {
     }
     RankSpace space = RankSpace.of(v, src.keys());
     TreeShape shape = space.shape(v, fanout, capacity);
-    Mode m = modeFor(v);
+    Mode m = rule.modeFor(v);
     Node parent = node != null ? space.node(level, node)
         : new Node(0, 0, space.rank(src.first()), space.rank(src.last()), src.bytes(), 1);
     boolean combine = job.kind() == NodeJob.Kind.COMBINE;
@@ -739,9 +527,9 @@ final class NodeTree {
     Version now = versions.pinCurrent();
     boolean rewrite;
     try {
-      Mode md = modeFor(now);
+      Mode md = rule.modeFor(now);
       boolean tooMany = node != null && node.sequences() > md.maxSequences(level + 1);
-      rewrite = tooMany && !keepsSequencesOnMove(node, now, md);
+      rewrite = tooMany && !rule.keepsSequencesOnMove(node, now, md);
       if (tooMany) {
         (rewrite ? stats.nodeMovesRewritten : stats.nodeMovesKept).increment();
       }
@@ -755,7 +543,7 @@ final class NodeTree {
       try (InternalIterator in = open(job, node, src)) {
         in.seekToFirst();
         files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-            capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level + 1, m), null);
+            capacityFor(node.bytes()), io.outputs(), io.limiter(), rule.fillsWholeNode(level + 1, m), null);
       }
       edit.removeNode(level, node.id());
       edit.putNode(level + 1, files.isEmpty() ? node.emptied() : NodeMeta.of(node.id(), node.lo(), node.hi(), files.get(0)));
@@ -773,7 +561,7 @@ final class NodeTree {
     try (InternalIterator in = open(job, null, src)) {
       in.seekToFirst();
       files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
-          capacityFor(src.bytes()), io.outputs(), io.limiter(), fillsWholeNode(1, m), null);
+          capacityFor(src.bytes()), io.outputs(), io.limiter(), rule.fillsWholeNode(1, m), null);
     }
     if (!files.isEmpty()) {
       edit.putNode(1, new NodeMeta(versions.newFileNumber(), src.first(), src.last(), files.get(0)));
@@ -797,7 +585,7 @@ final class NodeTree {
           BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
           part.seekToFirst();
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
-              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), fillsWholeNode(level, m), null);
+              Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), rule.fillsWholeNode(level, m), null);
           f = files.isEmpty() ? null : files.get(0);
           written += f == null ? 0 : f.fileSize();
         }
@@ -954,10 +742,10 @@ final class NodeTree {
         if (child.file() == null) {
           List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(),
-              fillsWholeNode(job.level() + 1, w.mode()), slots);
+              rule.fillsWholeNode(job.level() + 1, w.mode()), slots);
           return ChildResult.of(action, files, 0);
         }
-        boolean fill = fillsCache(job.level() + 1, w.mode());
+        boolean fill = rule.fillsCache(job.level() + 1, w.mode());
         if (fill) {
           io.filled().add(child.file().fileNumber());
         }
@@ -978,38 +766,10 @@ final class NodeTree {
         merged.seekToFirst();
         List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
-            io.outputs(), io.limiter(), fillsWholeNode(job.level() + 1, w.mode()), slots);
+            io.outputs(), io.limiter(), rule.fillsWholeNode(job.level() + 1, w.mode()), slots);
         return ChildResult.of(action, files, child.bytes());
       }
     }
-  }
-
-  /**
-   * Whether a sequence appended into {@code level} goes into the block cache as it is written: in
-   * the IAM-tree with {@code append-caching=on-write}, when the m/k rule keeps it in memory (a
-   * level above m, or level m with k ≥ 2; m and k are chosen so that all of them fit, §5.1.3).
-   * Otherwise, and for every sequence of LSA and LSM-merge, blocks are cached when read. New node
-   * files follow {@link #fillsWholeNode}. {@code md} is the mode the job planned with, not the
-   * latest one: a memtable flush on its own thread can choose new m and k while a node job writes,
-   * and an append planned at k ≥ 2 but written as if k were 1 left a protected sequence that only
-   * a read would bring in (a scan then met two uncached sequences on the mixed level; seen once in
-   * a full CI run, session 9).
-   */
-  private boolean fillsCache(int level, Mode md) {
-    return fillCache && (level < md.m() || (level == md.m() && md.k() >= 2));
-  }
-
-  /**
-   * Whether a new node file written into {@code level} (by a merge, a merge-and-cut, a split or a
-   * move's rewrite) goes into the block cache as it is written: with {@code append-caching=on-write},
-   * when every sequence of the node is protected, a level above m with {@code
-   * protected-sequences=paper}. Its one sequence is its oldest, which is otherwise not protected.
-   * Without this, a merge on an appending level (a share too large for the file, a full leaf
-   * while every level appends) or a split left protected blocks that only a read would bring in,
-   * and a scan could meet two uncached sequences on one level.
-   */
-  private boolean fillsWholeNode(int level, Mode md) {
-    return fillCache && protectOldest && level < md.m();
   }
 
   /** Stops the threads that write children's shares. */
