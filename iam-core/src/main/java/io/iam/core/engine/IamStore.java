@@ -27,9 +27,7 @@ import io.iam.core.tree.Version;
 import io.iam.core.tree.VersionEdit;
 import io.iam.core.tree.VersionSet;
 import io.iam.core.tree.lsbm.LsbmLevels;
-import io.iam.core.wal.LogReader;
 import io.iam.core.wal.LogWriter;
-import io.iam.core.wal.RecoveryMode;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
@@ -41,7 +39,6 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -310,82 +307,18 @@ public final class IamStore implements AutoCloseable {
 
   // ---------------------------------------------------------------- recovery
 
-  /** Replays every log at or after the manifest's log number, flushes it, and starts a new log. */
+  /**
+   * Replays every log at or after the manifest's log number ({@link LogReplay}), flushes what it
+   * rebuilt (a leveled tree writes level 0 at once, the other trees flush in the background), and
+   * starts a new log.
+   */
   private void recoverLogs() throws IOException {
-    RecoveryMode mode = options.get(StoreOptions.WAL_RECOVERY);
-    List<Long> logs = new ArrayList<>();
-    for (Path p : fs.list(dir)) {
-      OptionalLong n = StoreFiles.logNumber(p);
-      if (n.isPresent() && n.getAsLong() >= versions.logNumber()) {
-        logs.add(n.getAsLong());
-      }
-    }
-    logs.sort(null);
-    long maxSequence = versions.lastSequence();
-    long flushed = versions.flushedSequence();
-    MemTable table = new MemTable(cmp);
-    long tableLog = -1;
     List<Immutable> recovered = new ArrayList<>();
     VersionEdit edit = new VersionEdit();
-    for (int li = 0; li < logs.size(); li++) {
-      long number = logs.get(li);
-      Path path = StoreFiles.log(dir, number);
-      boolean damaged;
-      try (FsFile file = fs.open(path, Fs.Mode.WRITE);
-          LogReader reader = new LogReader(file, path, mode)) {
-        byte[] record;
-        while ((record = reader.next()) != null) {
-          long first;
-          try {
-            first = WriteBatch.sequence(record);
-            if (first + WriteBatch.count(record) - 1 <= flushed) {
-              // Already in table files: a node tree keeps a log until its last memtable is
-              // flushed, so a log can hold memtables flushed before the crash. A batch never
-              // spans two memtables, but tree=minmax may have evicted part of one from its
-              // cache, so the batch's last number decides.
-              maxSequence = Math.max(maxSequence, first);
-              continue;
-            }
-            WriteBatch.replay(record, table);
-            maxSequence = Math.max(maxSequence, first + WriteBatch.count(record) - 1);
-          } catch (IllegalArgumentException e) {
-            throw new IOException(path + ": malformed write batch before offset " + reader.validLength() + ": " + e.getMessage(), e);
-          }
-          if (tableLog < 0) {
-            tableLog = number;
-          }
-          if (table.approximateBytes() >= memtableSize) {
-            recovered(table, tableLog, recovered, edit);
-            table = new MemTable(cmp);
-            tableLog = -1;
-          }
-        }
-        damaged = reader.tornTail() || reader.droppedBytes() > 0;
-        if (damaged) {
-          LOG.log(Level.WARNING, "{0}: dropped {1} damaged or torn bytes; recovered up to offset {2}",
-              path, reader.droppedBytes(), reader.validLength());
-          file.truncate(reader.validLength());
-          file.sync();
-        }
-      }
-      if (damaged && mode == RecoveryMode.TOLERATE_CORRUPTED_TAIL && li + 1 < logs.size()) {
-        // Recover to a point in time: the writes after the damage are lost, so the newer logs'
-        // writes must go too, or the store would hold later writes without earlier ones. None of
-        // them was acknowledged as durable: a synced write syncs the older logs first. (Salvage,
-        // skip-corrupted-records, keeps every record that verifies, as it promises.)
-        List<Long> newer = new ArrayList<>(logs.subList(li + 1, logs.size()));
-        LOG.log(Level.WARNING, "{0} ended damaged: the {1} newer log(s) {2} are dropped", path, newer.size(), newer);
-        for (long n : newer) {
-          fs.delete(StoreFiles.log(dir, n));
-        }
-        logs.removeAll(newer);
-        break;
-      }
-    }
-    if (!table.isEmpty()) {
-      recovered(table, tableLog, recovered, edit);
-    }
-    versions.setLastSequence(maxSequence);
+    LogReplay.Result replay = LogReplay.replay(fs, dir, versions.logNumber(), versions.lastSequence(),
+        versions.flushedSequence(), cmp, memtableSize, options.get(StoreOptions.WAL_RECOVERY),
+        (table, logNumber) -> recovered(table, logNumber, recovered, edit));
+    versions.setLastSequence(replay.lastSequence());
     long newLog = versions.newFileNumber();
     openLog(newLog);
     // A node tree flushes recovered memtables in the background, like any other; their logs stay
@@ -393,7 +326,7 @@ public final class IamStore implements AutoCloseable {
     edit.logNumber(recovered.isEmpty() ? newLog : recovered.get(0).logNumber());
     versions.logAndApply(edit);
     if (recovered.isEmpty()) {
-      for (long number : logs) {
+      for (long number : replay.logs()) {
         fs.delete(StoreFiles.log(dir, number));
       }
     }
