@@ -21,10 +21,13 @@ import java.util.OptionalLong;
  * memtables of at most {@code memtable-size}, each handed to a {@link Sink} as it fills, and the
  * last one at the end.
  *
- * <p>A damaged or torn log is cut back to its last valid record (synced), and what {@link
- * RecoveryMode} says happens to the rest: with {@code tolerate-corrupted-tail} the newer logs are
- * deleted too, so that the store recovers to a point in time. A batch that does not decode is an
- * {@link IOException} naming the log and the offset.
+ * <p>The {@link LogReader} decides, by the {@link RecoveryMode}, which damage fails the open
+ * (corruption followed by valid records, or any damage with {@code absolute-consistency}) and
+ * which it drops and reports (a torn tail; every bad region with {@code skip-corrupted-records}).
+ * A log it dropped bytes from is cut back to its valid length and synced. With {@code
+ * tolerate-corrupted-tail}, a damaged log that is not the newest also ends the replay: the newer
+ * logs are deleted, so that the store recovers to a point in time. A batch that does not decode
+ * is an {@link IOException} naming the log and the offset.
  */
 final class LogReplay {
 
