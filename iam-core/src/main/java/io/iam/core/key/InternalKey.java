@@ -29,6 +29,15 @@ public final class InternalKey {
     return encode(userKey, trailer(sequence, SEEK_TYPE));
   }
 
+  /**
+   * The user key with the smallest trailer (0): it sorts after every version of {@code userKey} and
+   * before every version of any larger user key. Table indexes that store bare user keys are read
+   * back into internal keys this way.
+   */
+  public static byte[] afterAllVersions(byte[] userKey) {
+    return encode(userKey, 0L);
+  }
+
   private static long trailer(long sequence, int type) {
     if (sequence < 0 || sequence > MAX_SEQUENCE) {
       throw new IllegalArgumentException("sequence out of range: " + sequence);

@@ -52,8 +52,9 @@ record Footer(int version, int sequenceCount, long dataEnd, long metaOffset, lon
       throw new TableCorruptionException(file, footerOffset, "footer checksum mismatch");
     }
     int version = Coding.getFixed32(b, 0);
-    if (version != TableFormat.VERSION) {
-      throw new TableCorruptionException(file, footerOffset, "unknown MSTable format version " + version);
+    if (version < TableFormat.OLDEST_READABLE_VERSION || version > TableFormat.VERSION) {
+      throw new TableCorruptionException(file, footerOffset, "unknown MSTable format version " + version
+          + " (this build reads versions " + TableFormat.OLDEST_READABLE_VERSION + " to " + TableFormat.VERSION + ")");
     }
     Footer f = new Footer(version, Coding.getFixed32(b, 4), Coding.getFixed64(b, 8), Coding.getFixed64(b, 16),
         Coding.getFixed64(b, 24), Coding.getFixed32(b, 32));

@@ -28,7 +28,20 @@ public final class SequenceWriter {
   private final TableOptions opts;
   private final InternalKeyComparator cmp;
   private final BlockBuilder data;
+  /** The block index under internal keys ({@link TableFormat#TYPE_INDEX}), always built. */
   private final BlockBuilder indexBlock;
+  /**
+   * The block index under bare user keys ({@link TableFormat#TYPE_USER_INDEX}), built while no
+   * user key has versions on both sides of a block boundary; the one written when that holds to
+   * the end.
+   */
+  private final BlockBuilder userIndexBlock;
+  /** Whether some user key has versions on both sides of a block boundary. */
+  private boolean userKeySpansBlocks;
+  /** Scratch for a {@link #userIndexBlock} value: the varint payload length. */
+  private final ByteSink lengthValue = new ByteSink(8);
+  /** Payload length of the data block whose index entry waits; see {@link #pendingHandle}. */
+  private int pendingLength;
   private final BloomFilter.Builder bloom;
   private final ByteSink pending = new ByteSink(WRITE_BUFFER + 8192);
   /** File offset of the first byte in {@link #pending}. */
@@ -58,6 +71,7 @@ public final class SequenceWriter {
     this.cmp = cmp;
     this.data = new BlockBuilder(opts.restartInterval(), opts.blockSize() + 1024);
     this.indexBlock = new BlockBuilder(1, 4096);
+    this.userIndexBlock = new BlockBuilder(1, 4096);
     this.bloom = opts.bloomBitsPerKey() == 0 ? null : BloomFilter.builder(opts.bloomBitsPerKey());
     this.pendingStart = dataStart;
     this.blockStart = dataStart;
@@ -101,7 +115,7 @@ public final class SequenceWriter {
       bloom.add(internalKey, 0, userLength);
     }
     if (pendingHandle.size() > 0) {
-      addIndexEntry(separator(internalKey));
+      addIndexEntry(internalKey);
     }
     if (smallest == null) {
       smallest = internalKey.clone();
@@ -138,7 +152,7 @@ public final class SequenceWriter {
     long keyLength = Math.max(lastKeyLength, 0);
     long pendingIndexEntry = ((data.isEmpty() ? 0 : 1) + (pendingHandle.size() > 0 ? 1 : 0)) * (keyLength + 16);
     long props = 96 + 2 * keyLength + TableFormat.TRAILER_SIZE;
-    return dataSize() + indexBlock.sizeEstimate() + pendingIndexEntry + TableFormat.TRAILER_SIZE + filter + props;
+    return dataSize() + index().sizeEstimate() + pendingIndexEntry + TableFormat.TRAILER_SIZE + filter + props;
   }
 
   /**
@@ -176,10 +190,10 @@ public final class SequenceWriter {
     if (!data.isEmpty()) {
       flushBlock();
     }
-    addIndexEntry(Arrays.copyOf(lastKey, lastKeyLength)); // the last block: its own last key
+    addIndexEntry(null); // the last block: its own last key
     long dataEnd = blockStart;
-    ByteSink meta = new ByteSink(indexBlock.sizeEstimate() + 1024);
-    int indexLength = indexBlock.finishInto(meta, TableFormat.TYPE_INDEX);
+    ByteSink meta = new ByteSink(index().sizeEstimate() + 1024);
+    int indexLength = index().finishInto(meta, userKeySpansBlocks ? TableFormat.TYPE_INDEX : TableFormat.TYPE_USER_INDEX);
     int filterLength = 0;
     if (bloom != null) {
       byte[] filter = bloom.build().toBytes();
@@ -215,37 +229,60 @@ public final class SequenceWriter {
     pendingHandle.reset();
     pendingHandle.putVarint(blockStart);
     pendingHandle.putVarint(payload);
+    pendingLength = payload;
     blockStart += payload + TableFormat.TRAILER_SIZE;
     if (pending.size() >= WRITE_BUFFER) {
       flushPending();
     }
   }
 
-  /** Adds the waiting index entry of the last data block written, under {@code key}. */
-  private void addIndexEntry(byte[] key) {
-    indexBlock.add(key, 0, key.length, pendingHandle.array(), 0, pendingHandle.size());
-    pendingHandle.reset();
+  /** The index block this sequence will write: under user keys unless one spans a block boundary. */
+  private BlockBuilder index() {
+    return userKeySpansBlocks ? indexBlock : userIndexBlock;
   }
 
   /**
-   * The index key between the last data block written, whose last key is {@link #lastKey}, and
-   * the block that starts with {@code next}: the user comparator's shortest separator of the two
-   * user keys with the largest trailer (so it sorts before every version of its user key), if
-   * that is shorter than the last key and lies in [last key, next); else the last key itself.
-   * Either way every key of the block is at most the index key and every later key is above it,
-   * which is all {@link SequenceReader#findBlock} needs.
+   * Adds the waiting index entry of the last data block written, whose last key is {@link
+   * #lastKey}, to both index blocks; {@code next} is the first key of the following block, or null
+   * after the last block.
+   *
+   * <p>The entry's key is the user comparator's shortest separator of the two user keys, if that
+   * is shorter than the last user key and lies strictly between them; else the last key itself
+   * (always for the last block). Under internal keys a separator takes the largest trailer (it
+   * sorts before every version of its user key). Under user keys a reader gives every key the
+   * smallest trailer ({@link InternalKey#afterAllVersions}), which is right only while the two
+   * user keys differ; the first boundary where they do not drops the user-key index. Either way
+   * every key of the block is at most the index key and every later key is above it, which is all
+   * {@link SequenceReader#findBlock} needs.
    */
-  private byte[] separator(byte[] next) {
-    KeyComparator user = cmp.userComparator();
-    byte[] a = Arrays.copyOf(lastKey, InternalKey.userKeyLength(lastKeyLength));
-    byte[] b = InternalKey.userKey(next);
-    if (user.compare(a, b) < 0) {
-      byte[] s = user.separator(a, b);
-      if (s.length < a.length && user.compare(a, s) < 0 && user.compare(s, b) < 0) {
-        return InternalKey.seekKey(s, InternalKey.MAX_SEQUENCE);
+  private void addIndexEntry(byte[] next) {
+    int lastUserLength = InternalKey.userKeyLength(lastKeyLength);
+    byte[] internal = null;
+    byte[] user = Arrays.copyOf(lastKey, lastUserLength);
+    if (next != null) {
+      KeyComparator uc = cmp.userComparator();
+      byte[] b = InternalKey.userKey(next);
+      if (uc.compare(user, b) < 0) {
+        byte[] s = uc.separator(user, b);
+        if (s.length < user.length && uc.compare(user, s) < 0 && uc.compare(s, b) < 0) {
+          user = s;
+          internal = InternalKey.seekKey(s, InternalKey.MAX_SEQUENCE);
+        }
+      } else {
+        userKeySpansBlocks = true;
+        userIndexBlock.reset();
       }
     }
-    return Arrays.copyOf(lastKey, lastKeyLength);
+    if (internal == null) {
+      internal = Arrays.copyOf(lastKey, lastKeyLength);
+    }
+    indexBlock.add(internal, 0, internal.length, pendingHandle.array(), 0, pendingHandle.size());
+    if (!userKeySpansBlocks) {
+      lengthValue.reset();
+      lengthValue.putVarint(pendingLength);
+      userIndexBlock.add(user, 0, user.length, lengthValue.array(), 0, lengthValue.size());
+    }
+    pendingHandle.reset();
   }
 
   private void flushPending() throws IOException {

@@ -14,7 +14,14 @@ final class TableFormat {
   /** "IAMSTBL1" read as a little-endian long. */
   static final long MAGIC = 0x314c4254534d4149L;
 
-  static final int VERSION = 1;
+  /**
+   * The footer version this code writes. Version 2 added {@link #TYPE_USER_INDEX}; version 1 files
+   * (whose sequences all have {@link #TYPE_INDEX} blocks) read the same as ever.
+   */
+  static final int VERSION = 2;
+
+  /** The oldest footer version this code reads. */
+  static final int OLDEST_READABLE_VERSION = 1;
 
   /** Bytes after each block payload: type (1) and masked CRC32C (4). */
   static final int TRAILER_SIZE = 5;
@@ -23,6 +30,13 @@ final class TableFormat {
   static final byte TYPE_INDEX = 2;
   static final byte TYPE_FILTER = 3;
   static final byte TYPE_PROPERTIES = 4;
+  /**
+   * A block index keyed by bare user keys whose entries hold only the data block's payload length
+   * (its offset is where the previous block ends). Written when no user key has versions on both
+   * sides of a block boundary, as RocksDB's {@code index_key_is_user_key}: 8 bytes of trailer and
+   * the offset varint fewer per data block than {@link #TYPE_INDEX}.
+   */
+  static final byte TYPE_USER_INDEX = 5;
 
   private TableFormat() {}
 
@@ -32,6 +46,7 @@ final class TableFormat {
       case TYPE_INDEX -> "index";
       case TYPE_FILTER -> "filter";
       case TYPE_PROPERTIES -> "properties";
+      case TYPE_USER_INDEX -> "user-key index";
       default -> "type-" + (type & 0xFF);
     };
   }

@@ -1,6 +1,7 @@
 package io.iam.core.table;
 
 import io.iam.core.fs.FsFile;
+import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.table.SequenceProps.MetaPointer;
 import io.iam.core.util.Coding;
@@ -28,7 +29,8 @@ final class TableMetadata {
    * One sequence's metadata. The index arrays and filter are null when not decoded.
    *
    * @param lastKeys the index key of each data block: at least the block's last internal key and
-   *     below the next block's first (the last key itself, or a shorter separator)
+   *     below the next block's first (the last key itself, or a shorter separator); a user-key
+   *     index's keys are read back with the smallest trailer ({@link InternalKey#afterAllVersions})
    * @param blockOffsets the offset of each data block
    * @param blockLengths the payload length of each data block
    * @param filter the Bloom filter, or null if the sequence has none
@@ -118,7 +120,10 @@ final class TableMetadata {
       Path path, InternalKeyComparator cmp) throws TableCorruptionException {
     SequenceHandle h = props.handle();
     long indexOffset = regionStart + base;
-    TableFormat.verify(region, base, props.indexLength(), TableFormat.TYPE_INDEX, path, indexOffset);
+    boolean userKeys = base + props.indexLength() < region.length
+        && region[base + props.indexLength()] == TableFormat.TYPE_USER_INDEX;
+    TableFormat.verify(region, base, props.indexLength(), userKeys ? TableFormat.TYPE_USER_INDEX : TableFormat.TYPE_INDEX,
+        path, indexOffset);
     Block index = Block.parse(Arrays.copyOfRange(region, base, base + props.indexLength()), props.indexLength(), path,
         indexOffset);
     List<byte[]> keys = new ArrayList<>();
@@ -127,7 +132,7 @@ final class TableMetadata {
     long next = h.dataStart();
     Block.Iter it = index.iterator(cmp);
     for (it.seekToFirst(); it.valid(); it.next()) {
-      byte[] key = it.key();
+      byte[] key = userKeys ? InternalKey.afterAllVersions(it.key()) : it.key();
       if (key.length < 8 || (!keys.isEmpty() && cmp.compare(keys.get(keys.size() - 1), key) >= 0)) {
         throw new TableCorruptionException(path, indexOffset, "index keys out of order");
       }
@@ -135,8 +140,9 @@ final class TableMetadata {
       long off;
       long len;
       try {
-        off = Coding.getVarint(it.data(), p, it.valueOffset() + it.valueLength());
-        len = Coding.getVarint(it.data(), p, it.valueOffset() + it.valueLength());
+        int limit = it.valueOffset() + it.valueLength();
+        off = userKeys ? next : Coding.getVarint(it.data(), p, limit);
+        len = Coding.getVarint(it.data(), p, limit);
       } catch (IllegalArgumentException e) {
         throw new TableCorruptionException(path, indexOffset, "malformed block handle in index", e);
       }
@@ -153,7 +159,8 @@ final class TableMetadata {
       keys.add(key);
       next = off + len + TableFormat.TRAILER_SIZE;
     }
-    if (keys.isEmpty() || next != h.dataEnd() || !Arrays.equals(keys.get(keys.size() - 1), h.largest())) {
+    byte[] lastIndexKey = userKeys ? InternalKey.afterAllVersions(InternalKey.userKey(h.largest())) : h.largest();
+    if (keys.isEmpty() || next != h.dataEnd() || !Arrays.equals(keys.get(keys.size() - 1), lastIndexKey)) {
       throw new TableCorruptionException(path, indexOffset, "index does not cover the sequence's data");
     }
     BloomFilter filter = null;

@@ -179,14 +179,15 @@ class MSTableCorruptionTest {
     long footerOffset = Files.size(pristine) - Footer.SIZE;
     Path f = dir.resolve("future.mst");
     Files.copy(pristine, f, StandardCopyOption.REPLACE_EXISTING);
-    byte[] future = new Footer(2, 1, handle.dataEnd(), handle.metaOffset(), handle.metaLength(), 10).encode();
+    byte[] future = new Footer(TableFormat.VERSION + 1, 1, handle.dataEnd(), handle.metaOffset(), handle.metaLength(), 10).encode();
     try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
       raf.seek(footerOffset);
       raf.write(future);
     }
     TableCorruptionException e = assertThrows(TableCorruptionException.class, () -> open(f));
     assertNamesFileAndOffset(e, f, footerOffset);
-    assertTrue(e.getMessage().contains("version 2"), e.getMessage());
+    assertTrue(e.getMessage().contains("version " + (TableFormat.VERSION + 1)), e.getMessage());
+    assertTrue(e.getMessage().contains("reads versions 1 to " + TableFormat.VERSION), e.getMessage());
   }
 
   @Test

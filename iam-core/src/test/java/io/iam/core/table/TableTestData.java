@@ -33,6 +33,11 @@ final class TableTestData {
     return keys.size();
   }
 
+  /** The given entries, which must be distinct internal keys in order. */
+  static TableTestData of(List<byte[]> keys, List<byte[]> values) {
+    return new TableTestData(List.copyOf(keys), List.copyOf(values));
+  }
+
   /**
    * {@code n} distinct internal keys in order, with values. User keys are drawn from a space of
    * about {@code 2n/3} names (so many keys have several versions), some with random binary
