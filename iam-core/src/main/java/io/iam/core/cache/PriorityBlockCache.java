@@ -46,6 +46,15 @@ public final class PriorityBlockCache implements BlockCache {
 
   private static final int OVERHEAD = LruBlockCache.ENTRY_OVERHEAD_BYTES;
 
+  /**
+   * What {@code blocks} blocks of {@code blockBytes} bytes in all (payloads and trailers, as a
+   * file's data region holds them) weigh in this cache: their length plus the per-entry overhead
+   * of each. A caller that budgets the protected pool counts with this, not with file sizes.
+   */
+  public static long weightOf(long blockBytes, long blocks) {
+    return blockBytes + blocks * OVERHEAD;
+  }
+
   /** An entry of one of the two doubly linked LRU lists (head = least recently used). */
   private static final class Node {
     final long fileNumber;

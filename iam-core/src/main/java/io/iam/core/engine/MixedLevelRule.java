@@ -3,6 +3,7 @@ package io.iam.core.engine;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.cache.PriorityBlockCache;
 import io.iam.core.option.OptionValues;
+import io.iam.core.table.MSTableReader;
 import io.iam.core.tree.FileMeta;
 import io.iam.core.tree.NodeMeta;
 import io.iam.core.tree.Version;
@@ -28,8 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class MixedLevelRule {
 
-  /** More remembered starts than this (far more than a tree's multi-sequence nodes) start over. */
-  private static final int MAX_REMEMBERED_STARTS = 1 << 16;
+  /** More remembered files than this (far more than a tree's multi-sequence nodes) start over. */
+  private static final int MAX_REMEMBERED_FILES = 1 << 16;
 
   private final VersionSet versions;
   private final TableCache tables;
@@ -56,13 +57,23 @@ final class MixedLevelRule {
   private final Set<Long> replacing = ConcurrentHashMap.newKeySet();
   /** Serializes {@link #refreshProtection}, so the newest version's protection is applied last. */
   private final Object protectionLock = new Object();
-  /** {@link #appendedStartOrThrow}'s answers by file number. */
-  private final Map<Long, Long> appendedStarts = new ConcurrentHashMap<>();
+  /** {@link #appendedOrThrow}'s answers by file number. */
+  private final Map<Long, Appended> appended = new ConcurrentHashMap<>();
   private volatile Mode mode;
   /** The m and k chosen for the latest version asked about: they are chosen once per version. */
   private volatile Chosen chosen;
 
   private record Chosen(Version version, Mode mode) {}
+
+  /**
+   * The appended sequences of a multi-sequence file: every sequence but its oldest, of the first
+   * {@code sequences}.
+   *
+   * @param start where the second-oldest sequence's data begins (an MSTable lays its sequences out
+   *     oldest first, so the protected blocks are those from here on)
+   * @param weight what their data blocks weigh in the block cache ({@link PriorityBlockCache#weightOf})
+   */
+  private record Appended(int sequences, long start, long weight) {}
 
   MixedLevelRule(VersionSet versions, TableCache tables, BlockCache cache, OptionValues options) {
     this.versions = versions;
@@ -167,16 +178,18 @@ final class MixedLevelRule {
         || node.file().sequenceCount() < 2) {
       return false;
     }
-    long start = appendedStart(node.file());
-    return start >= 0 && MkChooser.fits(levelShapes(v), cache.capacityBytes(), halfBudget, capacity,
-        appendingAbove(chosen), md.m(), node.file().fileSize() - start);
+    Appended a = appended(node.file());
+    return a != null && MkChooser.fits(levelShapes(v), cache.capacityBytes(), halfBudget, capacity,
+        appendingAbove(chosen), md.m(), a.weight());
   }
 
   /**
    * What each level of {@code v} holds, for {@link MkChooser#chooseMeasured}: D_j and N_j from the
-   * manifest, and the bytes of every node's sequences but its oldest from the tables' indexes (an
-   * MSTable lays its sequences out oldest first). A table whose reader cannot open counts as
-   * holding no appended sequences, which only makes the choice less cautious until it opens.
+   * manifest, and what every node's sequences but its oldest weigh in the block cache from the
+   * tables' indexes: their data blocks and the cache's overhead per block, what protecting them
+   * takes (before session 22 their bytes in the file, metadata included, which came to about 1%
+   * less). A table whose reader cannot open counts as holding no appended sequences, which only
+   * makes the choice less cautious until it opens.
    */
   private List<MkChooser.LevelShape> levelShapes(Version v) {
     List<MkChooser.LevelShape> levels = new ArrayList<>();
@@ -193,9 +206,9 @@ final class MixedLevelRule {
         bytes += f.fileSize();
         nodes++;
         if (f.sequenceCount() >= 2) {
-          long start = appendedStart(f);
-          if (start >= 0) {
-            appendedBytes += f.fileSize() - start;
+          Appended a = appended(f);
+          if (a != null) {
+            appendedBytes += a.weight();
             appendedSequences += f.sequenceCount() - 1;
           }
         }
@@ -205,31 +218,54 @@ final class MixedLevelRule {
     return levels;
   }
 
-  /** Where the second-oldest sequence of {@code f} begins, or -1 if its reader cannot open. */
-  private long appendedStart(FileMeta f) {
+  /**
+   * What the m/k rule counts the appended sequences of the current version to weigh in the block
+   * cache, Σ A_j over the levels: with every such block resident and no job running, exactly the
+   * protected pool's used bytes.
+   */
+  long appendedWeight() {
+    Version v = versions.pinCurrent();
     try {
-      return appendedStartOrThrow(f);
+      return levelShapes(v).stream().mapToLong(MkChooser.LevelShape::appendedBytes).sum();
+    } finally {
+      v.unref();
+    }
+  }
+
+  /** {@link #appendedOrThrow}, or null if the reader of {@code f} cannot open. */
+  private Appended appended(FileMeta f) {
+    try {
+      return appendedOrThrow(f);
     } catch (IOException e) {
-      return -1;
+      return null;
     }
   }
 
   /**
-   * Where the second-oldest sequence of multi-sequence file {@code f} begins. Appends only add
-   * sequences after it, so the answer for a file number never changes and is remembered: the m/k
-   * choice and the protection ask it for every such node after every job.
+   * The appended sequences of multi-sequence file {@code f}, as its version records it. Appends
+   * only add sequences after the ones a version names, so the answer for a file number and a
+   * sequence count never changes and is remembered: the m/k choice and the protection ask it for
+   * every such node after every job, and a file appended to is read again once.
    */
-  private long appendedStartOrThrow(FileMeta f) throws IOException {
-    Long known = appendedStarts.get(f.fileNumber());
-    if (known != null) {
+  private Appended appendedOrThrow(FileMeta f) throws IOException {
+    Appended known = appended.get(f.fileNumber());
+    if (known != null && known.sequences() == f.sequenceCount()) {
       return known;
     }
-    long start = tables.reader(f).sequence(1).handle().dataStart();
-    if (appendedStarts.size() >= MAX_REMEMBERED_STARTS) {
-      appendedStarts.clear(); // files come and go; start over rather than track deletions
+    MSTableReader r = tables.reader(f);
+    int sequences = Math.min(f.sequenceCount(), r.sequenceCount());
+    long start = r.sequence(1).handle().dataStart();
+    long blocks = 0;
+    for (int i = 1; i < sequences; i++) {
+      blocks += r.sequence(i).blockCount();
     }
-    appendedStarts.put(f.fileNumber(), start);
-    return start;
+    Appended a = new Appended(sequences, start,
+        PriorityBlockCache.weightOf(r.sequence(sequences - 1).handle().dataEnd() - start, blocks));
+    if (appended.size() >= MAX_REMEMBERED_FILES) {
+      appended.clear(); // files come and go; start over rather than track deletions
+    }
+    appended.put(f.fileNumber(), a);
+    return a;
   }
 
   /**
@@ -262,7 +298,7 @@ final class MixedLevelRule {
             if (level < md.m() && protectOldest) {
               from.put(f.fileNumber(), 0L);
             } else if (f.sequenceCount() >= 2) {
-              from.put(f.fileNumber(), appendedStartOrThrow(f));
+              from.put(f.fileNumber(), appendedOrThrow(f).start());
             }
           }
         }

@@ -144,6 +144,11 @@ final class NodeTree {
     return rule.currentMode();
   }
 
+  /** What the m/k rule counts the protected sequences to weigh now ({@link MixedLevelRule#appendedWeight}). */
+  long protectedLedgerBytes() {
+    return rule.appendedWeight();
+  }
+
   /** Tells the block cache what the m/k rule keeps in memory now ({@link MixedLevelRule#refreshProtection}). */
   void refreshProtection() {
     rule.refreshProtection();

@@ -152,6 +152,9 @@ final class StatsReport {
       m.put("block-cache.protected-misses", pool.protectedMisses());
       m.put("block-cache.protected-used-bytes", pool.protectedUsedBytes());
       m.put("block-cache.protected-capacity-bytes", pool.protectedCapacityBytes());
+      if (tree != null) {
+        m.put("block-cache.protected-ledger-bytes", tree.protectedLedgerBytes());
+      }
       m.put("block-cache.demotions", pool.demotions());
       m.put("block-cache.protected-overflows", pool.overflows());
     }

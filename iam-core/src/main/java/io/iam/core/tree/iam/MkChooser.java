@@ -28,7 +28,8 @@ public final class MkChooser {
    *
    * @param bytes D_j, the bytes of the level's files
    * @param nodes N_j, its nodes that hold a file
-   * @param appendedBytes the bytes of every sequence but the oldest of each of its nodes
+   * @param appendedBytes what every sequence but the oldest of each of its nodes takes in memory
+   *     (the engine counts their data blocks as the block cache weighs them)
    * @param appendedSequences how many such sequences it holds
    */
   public record LevelShape(long bytes, long nodes, long appendedBytes, long appendedSequences) {
