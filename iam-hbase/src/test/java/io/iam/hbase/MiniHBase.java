@@ -1,5 +1,6 @@
 package io.iam.hbase;
 
+import io.iam.hbase.fs.NioLocalFileSystem;
 import io.iam.hbase.master.IamConfigurationValidator;
 import io.iam.hbase.metrics.StoreWriteObserver;
 import java.io.File;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * One HBase mini cluster (ZooKeeper, a master and two region servers on the local file system)
  * shared by every test class of the run: started by the first class that asks, stopped when the
  * whole run ends. Our validator and write observer are installed as an operator would install
- * them, through the site configuration.
+ * them, through the site configuration. Files go through {@link NioLocalFileSystem}.
  */
 public final class MiniHBase implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
 
@@ -51,8 +52,8 @@ public final class MiniHBase implements BeforeAllCallback, ExtensionContext.Stor
     // No periodic major compactions: a test's compactions are the policy's.
     conf.setLong("hbase.hregion.majorcompaction", 0);
     conf.setInt("hbase.regionserver.thread.compaction.small", 1);
-    conf.setInt("hbase.hstore.blockingStoreFiles", 100);
     conf.setLong("hbase.hregion.memstore.flush.size", 64L << 20);
+    conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
     u.startMiniZKCluster();
     conf.set("hbase.rootdir", new File(root, "hbase").toURI().toString());
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);

@@ -55,9 +55,6 @@ import java.util.function.LongSupplier;
  */
 final class NodeTree {
 
-  /** Level-1 nodes take memtable flushes until they hold this many times C_t. */
-  static final int HARD_LIMIT = 2;
-
   /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
   private static final int CUT_DIVISOR = 5;
   /**
@@ -254,14 +251,10 @@ final class NodeTree {
 
   /**
    * A job flushing a memtable whose distinct user keys are {@code source}, or null while a level-1
-   * node it would write into is busy, or internal and holding {@link #HARD_LIMIT} × C_t (it must
-   * flush first), or while a new level is due (a short wait: it is a manifest edit).
-   *
-   * <p>The paper flushes only into children that are not full. Level 1 relaxes that to the hard
-   * limit, the way RocksDB lets level 0 grow past its compaction trigger before writes stop: a
-   * full level-1 node waiting for its own flush (which may first wait for a full child of its own)
-   * takes one more memtable's share instead of stalling every writer. It then flushes more bytes at
-   * once; what is written where is unchanged.
+   * node it would write into is busy, or internal and at the kernel's hard limit ({@link
+   * FlushPlanner#atLevelOneHardLimit}: it must flush first), or while a new level is due (a short
+   * wait: it is a manifest edit). A level-1 node past C_t flushes more bytes at once; what is
+   * written where is unchanged.
    */
   NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy) {
     if (levelDue(shape(v))) {
@@ -271,7 +264,7 @@ final class NodeTree {
     boolean internal = v.depth() > 1;
     for (NodeMeta n : v.nodes(1)) {
       if (user.compare(n.hi(), source.first()) >= 0 && user.compare(n.lo(), source.last()) <= 0) {
-        if (busy.contains(n.id()) || (internal && n.bytes() >= HARD_LIMIT * capacity)) {
+        if (busy.contains(n.id()) || (internal && FlushPlanner.atLevelOneHardLimit(n.bytes(), capacity))) {
           return null;
         }
         reserved.add(n.id());

@@ -1,6 +1,9 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.iam.Mode;
+import io.iam.core.tree.layout.Backlog;
 import io.iam.core.tree.layout.NodePlan;
+import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.Target;
 import io.iam.core.option.InvalidOptionsException;
 import java.io.IOException;
@@ -44,9 +47,32 @@ public class IamStoreEngine
     compactionPolicy = new IamTreePolicy(conf, store, settings, () -> blockCacheCapacity(store));
     IamTreePolicy policy = compactionPolicy;
     storeFileManager = new IamStoreFileManager((int) Math.min(Integer.MAX_VALUE, store.getBlockingFileCount()),
-        layout -> policy.plan(layout).isPresent());
+        layout -> policy.planner().backlog(layout));
     storeFlusher = new IamStoreFlusher(conf, store, policy::planner, storeFileManager);
     compactor = new IamCompactor(conf, store);
+    IamStoreFileManager files = storeFileManager;
+    String name = store.getTableName().getNameAsString() + "/" + store.getRegionInfo().getEncodedName() + "/"
+        + store.getColumnFamilyName();
+    IamStores.get().add(files, () -> treeView(name, policy, files));
+  }
+
+  /** What {@link IamStores} shows of one store. */
+  static StoreTree treeView(String name, IamTreePolicy policy, IamStoreFileManager files) {
+    TreeLayout<HStoreFile> layout = files.layout();
+    Mode mode = policy.planner().mode(layout);
+    Backlog backlog = files.backlog();
+    List<Integer> nodes = new ArrayList<>();
+    List<Integer> hfiles = new ArrayList<>();
+    List<Long> bytes = new ArrayList<>();
+    for (int i = 1; i <= layout.depth(); i++) {
+      nodes.add(layout.level(i).size());
+      hfiles.add(layout.level(i).stream().mapToInt(n -> n.files().size()).sum());
+      bytes.add(layout.level(i).stream().mapToLong(TreeLayout.NodeView::bytes).sum());
+    }
+    boolean iam = mode.kind() == Mode.Kind.IAM;
+    return new StoreTree(name, policy.settings().asStrings().get(EngineSettings.TREE.key()), iam ? mode.m() : 0, iam ? mode.k() : 0,
+        layout.depth(), nodes, hfiles, bytes, files.writtenPerLevel(), files.hfileCount(), layout.unplaced().size(),
+        backlog.pending(), backlog.flushMustWait(), backlog.levelOnePressure(), files.flushWaitNanos() / 1_000_000);
   }
 
   /** The store's settings, or the defaults (with an error logged) if they do not validate. */
@@ -92,7 +118,7 @@ public class IamStoreEngine
         return false;
       }
       request = new CompactionRequestImpl(plan.inputs());
-      boolean allFiles = plan.inputs().size() == storeFileManager.getStorefileCount();
+      boolean allFiles = plan.inputs().size() == storeFileManager.hfileCount();
       request.setIsMajor(false, allFiles);
       LOG.debug("tree step {} ({}): {} files in, targets {}", plan.kind(), plan.mode(), plan.inputs().size(),
           plan.targets());

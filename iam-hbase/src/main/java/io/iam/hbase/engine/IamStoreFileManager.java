@@ -1,5 +1,6 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.Backlog;
 import io.iam.core.tree.layout.NodeTag;
 import io.iam.core.tree.layout.Rows;
 import io.iam.core.tree.layout.Sequence;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
@@ -30,6 +31,17 @@ import org.slf4j.LoggerFactory;
  * unplaced files included). Also hands out the store's stamps (new node ids and epochs), always
  * above every stamp a file records.
  *
+ * <p><b>Back-pressure.</b> HBase delays a memstore flush while {@code getStorefileCount()} is above
+ * {@code hbase.hstore.blockingStoreFiles} ({@code HStore.hasTooManyStoreFiles}). An IAM tree holds
+ * many HFiles by design (up to k per node, and thousands of nodes), and a Get opens only the files
+ * on its row's path, so the raw count says nothing about whether the tree keeps up. This manager
+ * therefore reports, as its file count, what HBase's blocking should weigh: the store's HFiles
+ * capped at the blocking count while the tree keeps up, and above it while the tree's {@link
+ * Backlog} says a memstore flush must wait (a level-1 node at twice its capacity with a step to
+ * run: the embedded engine's rule). The true number of HFiles is {@link #getStoreFiles()}{@code
+ * .size()}, and {@link #hfileCount()}. Compaction pressure is the backlog's level-1 pressure, so
+ * HBase's throughput controller lifts its limit as level 1 nears the hard limit.
+ *
  * <p>HBase changes the files under the store's write lock and reads them under its read lock; the
  * state is one immutable snapshot, replaced as a whole.
  */
@@ -45,21 +57,30 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   private final int blockingFileCount;
   private final AtomicLong stamps = new AtomicLong();
-  private final Predicate<TreeLayout<HStoreFile>> hasWork;
+  private final Function<TreeLayout<HStoreFile>, Backlog> backlogs;
   private volatile State state = state(ImmutableList.of());
   private volatile ImmutableList<HStoreFile> compacted = ImmutableList.of();
-  /** Whether the tree of one state has work: computed once per state. */
-  private record Work(State of, boolean pending) {}
+  /** The backlog of one state: computed once per state. */
+  private record Work(State of, Backlog backlog) {}
 
-  private volatile Work work = new Work(null, false);
+  private volatile Work work = new Work(null, Backlog.SETTLED);
+  /** @GuardedBy("this") HFile bytes written per level (index 0: files without a tag). */
+  private final List<Long> writtenPerLevel = new ArrayList<>();
+  /** @GuardedBy("this") Time memstore flushes waited for the tree, up to the current wait. */
+  private long waitNanos;
+  /** @GuardedBy("this") When memstore flushes began to wait for the tree (System.nanoTime), or -1. */
+  private long waitingSince = -1;
+  /** @GuardedBy("this") How many times memstore flushes began to wait for the tree. */
+  private long waitEpisodes;
 
   /**
-   * @param hasWork whether the compaction policy has a step to run on a tree (the store then asks
-   *     for compactions until it has none)
+   * @param blockingFileCount the store's {@code hbase.hstore.blockingStoreFiles}
+   * @param backlogs the tree's backlog as the compaction policy sees it (the store asks for
+   *     compactions until it has no step to run)
    */
-  public IamStoreFileManager(int blockingFileCount, Predicate<TreeLayout<HStoreFile>> hasWork) {
+  public IamStoreFileManager(int blockingFileCount, Function<TreeLayout<HStoreFile>, Backlog> backlogs) {
     this.blockingFileCount = blockingFileCount;
-    this.hasWork = hasWork;
+    this.backlogs = backlogs;
   }
 
   /** The tree as the files form it now. */
@@ -97,6 +118,48 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   private void replace(Iterable<HStoreFile> files) {
     state = state(ImmutableList.sortedCopyOf(ORDER, files));
+    boolean mustWait = backlog().flushMustWait();
+    long now = System.nanoTime();
+    synchronized (this) {
+      if (waitingSince >= 0 && !mustWait) {
+        waitNanos += now - waitingSince;
+        waitingSince = -1;
+      } else if (waitingSince < 0 && mustWait) {
+        waitingSince = now;
+        waitEpisodes++;
+      }
+    }
+  }
+
+  /** The tree level {@code f}'s tag names; 0 for a file outside the tree (no tag, or a reference). */
+  public static int levelOf(HStoreFile f) {
+    return f.isReference() ? 0 : NodeTag.read(f::getMetadataValue).map(NodeTag::level).orElse(0);
+  }
+
+  /** Counts {@code files} as written by the store, each under the level its tag names (0: none). */
+  private synchronized void written(Collection<HStoreFile> files) {
+    for (HStoreFile f : files) {
+      int level = levelOf(f);
+      while (writtenPerLevel.size() <= level) {
+        writtenPerLevel.add(0L);
+      }
+      writtenPerLevel.set(level, writtenPerLevel.get(level) + (f.getReader() == null ? 0 : f.getReader().length()));
+    }
+  }
+
+  /** HFile bytes written per level since the store opened: flushes and compaction outputs (index 0: untagged). */
+  public synchronized List<Long> writtenPerLevel() {
+    return List.copyOf(writtenPerLevel);
+  }
+
+  /** How many times memstore flushes have begun to wait for the tree since the store opened. */
+  public synchronized long flushWaitEpisodes() {
+    return waitEpisodes;
+  }
+
+  /** How long memstore flushes have had to wait for the tree since the store opened, the current wait included. */
+  public synchronized long flushWaitNanos() {
+    return waitNanos + (waitingSince >= 0 ? System.nanoTime() - waitingSince : 0);
   }
 
   @Override
@@ -110,6 +173,7 @@ public final class IamStoreFileManager implements StoreFileManager {
     List<HStoreFile> all = new ArrayList<>(state.files());
     all.addAll(sfs);
     replace(all);
+    written(sfs);
   }
 
   @Override
@@ -123,6 +187,7 @@ public final class IamStoreFileManager implements StoreFileManager {
     }
     all.addAll(results);
     replace(all);
+    written(results);
     compactedFiles.forEach(HStoreFile::markCompactedAway);
     List<HStoreFile> c = new ArrayList<>(compacted);
     c.addAll(compactedFiles);
@@ -138,6 +203,7 @@ public final class IamStoreFileManager implements StoreFileManager {
   @Override
   public ImmutableCollection<HStoreFile> clearFiles() {
     ImmutableList<HStoreFile> files = state.files();
+    IamStores.get().remove(this); // the store closes
     replace(List.of());
     return files;
   }
@@ -159,8 +225,19 @@ public final class IamStoreFileManager implements StoreFileManager {
     return compacted;
   }
 
+  /**
+   * The count HBase's flush blocking weighs (see the class comment): the HFiles, at most {@code
+   * hbase.hstore.blockingStoreFiles} while the tree keeps up, more than it while a memstore flush
+   * must wait for the tree.
+   */
   @Override
   public int getStorefileCount() {
+    int files = hfileCount();
+    return backlog().flushMustWait() ? Math.max(files, blockingFileCount + 1) : Math.min(files, blockingFileCount);
+  }
+
+  /** The store's HFiles, markers included. */
+  public int hfileCount() {
     return state.files().size();
   }
 
@@ -236,34 +313,41 @@ public final class IamStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * 0 (urgent, so HBase enqueues the next compaction as soon as one finishes) while the tree has
-   * work, else HBase's default: the room left below the blocking file count.
+   * HBase's compaction priority (smaller runs first; at most 0 makes HBase enqueue the next
+   * compaction as soon as one ends): below 0 while memstore flushes wait for the tree, 0 while the
+   * tree has a step to run, else the room left below the blocking count (at least 2: 1 is
+   * HBase's user priority).
    */
   @Override
   public int getStoreCompactionPriority() {
-    int room = blockingFileCount - getStorefileCount();
-    if (room <= 0) {
-      return room;
+    Backlog b = backlog();
+    if (b.flushMustWait()) {
+      return Math.min(-1, blockingFileCount - hfileCount());
     }
-    return pendingWork() ? 0 : (room == 1 ? 2 : room);
+    return b.pending() ? 0 : Math.max(2, blockingFileCount - getStorefileCount());
   }
 
   /** Whether the compaction policy has work on the current tree (cached per tree). */
   public boolean pendingWork() {
+    return backlog().pending();
+  }
+
+  /** How far the current tree is behind (cached per tree). */
+  public Backlog backlog() {
     State s = state;
     Work w = work;
     if (w.of() != s) {
-      boolean pending;
+      Backlog b;
       try {
-        pending = hasWork.test(s.layout());
+        b = backlogs.apply(s.layout());
       } catch (RuntimeException e) {
         LOG.error("cannot plan the tree of this store; no compaction is requested", e);
-        pending = false;
+        b = Backlog.SETTLED;
       }
-      w = new Work(s, pending);
+      w = new Work(s, b);
       work = w;
     }
-    return w.pending();
+    return w.backlog();
   }
 
   /** Files are never dropped whole: expired cells go in ordinary compactions. */
@@ -272,9 +356,11 @@ public final class IamStoreFileManager implements StoreFileManager {
     return List.of();
   }
 
+  /** Level 1's fill past C_t: 0 up to C_t, 1 at the hard limit (HBase lifts its throughput limit above 1). */
   @Override
   public double getCompactionPressure() {
-    return pendingWork() ? 1.0 : 0.0;
+    Backlog b = backlog();
+    return b.pending() ? b.levelOnePressure() : 0.0;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.iam.hbase.metrics;
 
+import io.iam.hbase.engine.IamStoreFileManager;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
@@ -10,6 +11,7 @@ import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.metrics.MetricRegistry;
 import org.apache.hadoop.hbase.regionserver.FlushLifeCycleTracker;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.InternalScanner;
 import org.apache.hadoop.hbase.regionserver.Store;
 import org.apache.hadoop.hbase.regionserver.StoreFile;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
@@ -42,13 +44,21 @@ public class StoreWriteObserver implements RegionCoprocessor, RegionObserver {
   }
 
   @Override
+  public InternalScanner preFlush(ObserverContext<RegionCoprocessorEnvironment> ctx, Store store,
+      InternalScanner scanner, FlushLifeCycleTracker tracker) {
+    StoreWriteStats.of(id(ctx, store)).memstoreFlushed();
+    return scanner;
+  }
+
+  @Override
   public void postFlush(ObserverContext<RegionCoprocessorEnvironment> ctx, Store store,
       StoreFile resultFile, FlushLifeCycleTracker tracker) throws IOException {
     if (resultFile == null) {
       return;
     }
     long bytes = length(resultFile);
-    StoreWriteStats.of(id(ctx, store)).flushed(bytes, store.getStorefilesCount(), System.currentTimeMillis());
+    StoreWriteStats.of(id(ctx, store)).flushed(bytes, level(resultFile), store.getStorefiles().size(),
+        System.currentTimeMillis());
     count(ctx, store, "flushedBytes", bytes);
   }
 
@@ -60,7 +70,8 @@ public class StoreWriteObserver implements RegionCoprocessor, RegionObserver {
       return;
     }
     long bytes = length(resultFile);
-    StoreWriteStats.of(id(ctx, store)).compacted(bytes, store.getStorefilesCount(), System.currentTimeMillis());
+    StoreWriteStats.of(id(ctx, store)).compacted(bytes, level(resultFile), store.getStorefiles().size(),
+        System.currentTimeMillis());
     count(ctx, store, "compactedBytes", bytes);
   }
 
@@ -72,7 +83,7 @@ public class StoreWriteObserver implements RegionCoprocessor, RegionObserver {
     String prefix = "iam." + ctx.getEnvironment().getRegionInfo().getTable().getNameAsString() + "."
         + store.getColumnFamilyName() + ".";
     registry.counter(prefix + what).increment(bytes);
-    registry.histogram(prefix + "storeFiles").update(store.getStorefilesCount());
+    registry.histogram(prefix + "storeFiles").update(store.getStorefiles().size());
   }
 
   private static StoreWriteStats.StoreId id(ObserverContext<RegionCoprocessorEnvironment> ctx,
@@ -81,6 +92,11 @@ public class StoreWriteObserver implements RegionCoprocessor, RegionObserver {
         ctx.getEnvironment().getRegionInfo().getTable().getNameAsString(),
         ctx.getEnvironment().getRegionInfo().getEncodedName(),
         store.getColumnFamilyName());
+  }
+
+  /** The tree level IAM's store engine tagged the file with; 0 for a file without a tag. */
+  private static int level(StoreFile file) {
+    return file instanceof HStoreFile h && h.getReader() != null ? IamStoreFileManager.levelOf(h) : 0;
   }
 
   private static long length(StoreFile file) throws IOException {

@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * metrics (JMX).
  *
  * <p>Write amplification of a store is {@code (flushedBytes + compactedBytes) / flushedBytes}.
- * Thread-safe.
+ * Under IAM's store engine each written file is also counted under the tree level its tag names
+ * (level 0: files without a tag, such as every file of HBase's own engines). Thread-safe.
  */
 public final class StoreWriteStats {
 
@@ -25,9 +26,23 @@ public final class StoreWriteStats {
   /** The store's file count at one moment. */
   public record FileCountSample(long timeMillis, int storeFiles) {}
 
-  /** An immutable copy of a store's counters. */
-  public record Snapshot(long flushes, long flushedBytes, long compactionOutputs, long compactedBytes,
-      List<FileCountSample> fileCounts) {
+  /**
+   * An immutable copy of a store's counters: {@code memstoreFlushes} counts memstore flushes,
+   * {@code flushes} the files they wrote (one per flush under HBase's engines, one per level-1
+   * node receiving rows under IAM's).
+   */
+  public record Snapshot(long memstoreFlushes, long flushes, long flushedBytes, long compactionOutputs,
+      long compactedBytes, List<FileCountSample> fileCounts, List<Long> bytesByLevel) {
+
+    public Snapshot {
+      fileCounts = List.copyOf(fileCounts);
+      bytesByLevel = List.copyOf(bytesByLevel);
+    }
+
+    /** Bytes written (flushed and compacted) into files of tree level {@code level}; 0 past the deepest. */
+    public long bytesAtLevel(int level) {
+      return level < bytesByLevel.size() ? bytesByLevel.get(level) : 0;
+    }
 
     /** Bytes written to store files per byte flushed; 0 before the first flush. */
     public double writeAmplification() {
@@ -42,11 +57,13 @@ public final class StoreWriteStats {
 
   private static final Map<StoreId, StoreWriteStats> STORES = new ConcurrentHashMap<>();
 
+  private long memstoreFlushes;
   private long flushes;
   private long flushedBytes;
   private long compactionOutputs;
   private long compactedBytes;
   private final ArrayDeque<FileCountSample> samples = new ArrayDeque<>();
+  private final List<Long> levelBytes = new java.util.ArrayList<>();
 
   private StoreWriteStats() {}
 
@@ -54,16 +71,29 @@ public final class StoreWriteStats {
     return STORES.computeIfAbsent(id, k -> new StoreWriteStats());
   }
 
-  synchronized void flushed(long bytes, int storeFiles, long now) {
+  synchronized void memstoreFlushed() {
+    memstoreFlushes++;
+  }
+
+  synchronized void flushed(long bytes, int level, int storeFiles, long now) {
     flushes++;
     flushedBytes += bytes;
+    written(level, bytes);
     sample(now, storeFiles);
   }
 
-  synchronized void compacted(long bytes, int storeFiles, long now) {
+  synchronized void compacted(long bytes, int level, int storeFiles, long now) {
     compactionOutputs++;
     compactedBytes += bytes;
+    written(level, bytes);
     sample(now, storeFiles);
+  }
+
+  private void written(int level, long bytes) {
+    while (levelBytes.size() <= level) {
+      levelBytes.add(0L);
+    }
+    levelBytes.set(level, levelBytes.get(level) + bytes);
   }
 
   private void sample(long now, int storeFiles) {
@@ -74,7 +104,8 @@ public final class StoreWriteStats {
   }
 
   synchronized Snapshot snapshot() {
-    return new Snapshot(flushes, flushedBytes, compactionOutputs, compactedBytes, List.copyOf(samples));
+    return new Snapshot(memstoreFlushes, flushes, flushedBytes, compactionOutputs, compactedBytes,
+        List.copyOf(samples), levelBytes);
   }
 
   /** Every store this process has seen, with its counters. */
@@ -91,20 +122,28 @@ public final class StoreWriteStats {
    * file-count samples of all of them, in time order.
    */
   public static Snapshot total(String table, String family) {
-    long f = 0, fb = 0, c = 0, cb = 0;
+    long mf = 0, f = 0, fb = 0, c = 0, cb = 0;
     List<FileCountSample> samples = new java.util.ArrayList<>();
+    List<Long> levels = new java.util.ArrayList<>();
     for (Map.Entry<StoreId, Snapshot> e : all().entrySet()) {
       if (e.getKey().table().equals(table) && e.getKey().family().equals(family)) {
         Snapshot s = e.getValue();
+        mf += s.memstoreFlushes();
         f += s.flushes();
         fb += s.flushedBytes();
         c += s.compactionOutputs();
         cb += s.compactedBytes();
         samples.addAll(s.fileCounts());
+        for (int i = 0; i < s.bytesByLevel().size(); i++) {
+          if (levels.size() <= i) {
+            levels.add(0L);
+          }
+          levels.set(i, levels.get(i) + s.bytesByLevel().get(i));
+        }
       }
     }
     samples.sort(java.util.Comparator.comparingLong(FileCountSample::timeMillis));
-    return new Snapshot(f, fb, c, cb, List.copyOf(samples));
+    return new Snapshot(mf, f, fb, c, cb, samples, levels);
   }
 
   /** Forgets every store (between tests). */

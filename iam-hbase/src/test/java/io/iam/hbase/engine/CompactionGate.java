@@ -19,20 +19,34 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTrack
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 
 /**
- * A test coprocessor that, once {@link #arm armed}, holds the next compaction of its table in the
- * middle: the compaction reads and writes its first batch of cells, then waits until {@link
- * #release} and fails, as a compaction on a dead server would never finish.
+ * A test coprocessor that, once armed, holds the next compaction of its table in the middle: the
+ * compaction reads and writes its first batch of cells, then waits until {@link #release}. Armed
+ * with {@link #arm}, it then fails, as a compaction on a dead server would never finish; armed with
+ * {@link #pause}, it holds only a compaction whose request passes a test and then goes on.
  */
 public final class CompactionGate implements RegionCoprocessor, RegionObserver {
 
   private static volatile boolean armed;
+  private static volatile boolean failAfterRelease;
+  private static volatile java.util.function.Predicate<CompactionRequest> which = r -> true;
   private static volatile CountDownLatch inside = new CountDownLatch(1);
   private static volatile CountDownLatch released = new CountDownLatch(1);
 
   /** Holds the next compaction. */
   static void arm() {
+    arm(true, r -> true);
+  }
+
+  /** Holds the next compaction whose request passes {@code test}, until {@link #release}, then lets it finish. */
+  static void pause(java.util.function.Predicate<CompactionRequest> test) {
+    arm(false, test);
+  }
+
+  private static void arm(boolean fail, java.util.function.Predicate<CompactionRequest> test) {
     inside = new CountDownLatch(1);
     released = new CountDownLatch(1);
+    failAfterRelease = fail;
+    which = test;
     armed = true;
   }
 
@@ -41,7 +55,7 @@ public final class CompactionGate implements RegionCoprocessor, RegionObserver {
     return inside.await(seconds, TimeUnit.SECONDS);
   }
 
-  /** Lets the held compaction fail. */
+  /** Lets the held compaction fail (armed by {@link #arm}) or finish (armed by {@link #pause}). */
   static void release() {
     armed = false;
     released.countDown();
@@ -55,12 +69,13 @@ public final class CompactionGate implements RegionCoprocessor, RegionObserver {
   @Override
   public InternalScanner preCompact(ObserverContext<RegionCoprocessorEnvironment> c, Store store,
       InternalScanner scanner, ScanType scanType, CompactionLifeCycleTracker tracker, CompactionRequest request) {
-    if (!armed) {
+    if (!armed || !which.test(request)) {
       return scanner;
     }
     armed = false;
     CountDownLatch in = inside;
     CountDownLatch out = released;
+    boolean fail = failAfterRelease;
     return new InternalScanner() {
       private int batches;
 
@@ -73,7 +88,9 @@ public final class CompactionGate implements RegionCoprocessor, RegionObserver {
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
-          throw new InterruptedIOException("compaction held by the test until its server died");
+          if (fail) {
+            throw new InterruptedIOException("compaction held by the test until its server died");
+          }
         }
         return scanner.next(result, context);
       }

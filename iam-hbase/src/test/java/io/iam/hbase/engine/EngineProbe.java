@@ -83,6 +83,6 @@ final class EngineProbe {
         }
       }
     }
-    assertEquals(store.getStorefilesCount(), placed, "files in nodes vs the store's files");
+    assertEquals(store.getStorefiles().size(), placed, "files in nodes vs the store's files");
   }
 }

@@ -2,13 +2,23 @@ package io.iam.hbase.engine;
 
 import io.iam.core.tree.layout.TreeLayout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.iam.core.tree.layout.NodeTag;
 import io.iam.hbase.MiniHBase;
 import io.iam.hbase.StoreProbe;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
@@ -26,7 +36,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The IAM store engine in a real HBase mini cluster: many small flushes build a tree of several
  * levels whose nodes hold several HFiles, every row reads back, and the tree survives a reopen,
- * a region split, a region merge and a region server that dies mid-compaction.
+ * a region split, a region merge, a memstore flush racing a step over the same nodes, and a region
+ * server that dies mid-compaction.
  */
 @ExtendWith(MiniHBase.class)
 class IamStoreEngineTest {
@@ -70,6 +81,22 @@ class IamStoreEngineTest {
     assertTrue(((IamTreePolicy) EngineProbe.engine(store).getCompactionPolicy()).plan(layout).isEmpty(),
         "the tree is settled");
     probe.verifyAllRows();
+
+    // The tree over JMX, as an operator reads it.
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    CompositeData[] stores = (CompositeData[]) jmx.getAttribute(new ObjectName(IamStores.NAME), "Stores");
+    CompositeData view = Arrays.stream(stores)
+        .filter(c -> ((String) c.get("store")).startsWith("iam_tree/")).findFirst().orElseThrow();
+    assertEquals("iam", view.get("tree"));
+    assertEquals(layout.depth(), view.get("depth"));
+    assertEquals(store.getStorefiles().size(), view.get("hfiles"));
+    Integer[] nodes = (Integer[]) view.get("nodesPerLevel");
+    assertEquals(layout.level(layout.depth()).size(), nodes[layout.depth() - 1]);
+    Long[] written = (Long[]) view.get("bytesWrittenPerLevel");
+    assertTrue(written.length > layout.depth() && written[1] > 0 && written[layout.depth()] > 0,
+        "bytes written per level " + Arrays.toString(written));
+    assertEquals(false, view.get("pendingWork"));
+    assertEquals(0L, view.get("flushWaitMillis"));
   }
 
   @Test
@@ -119,7 +146,7 @@ class IamStoreEngineTest {
     probe.verifyAllRows();
     for (HRegion daughter : probe.regions()) {
       HStore store = daughter.getStore(StoreProbe.FAMILY);
-      assertTrue(store.getStorefilesCount() > 0, "daughter " + daughter + " holds files");
+      assertTrue(store.getStorefiles().size() > 0, "daughter " + daughter + " holds files");
       EngineProbe.assertSound(store); // the references were adopted into the daughter's own tree
       store.closeAndArchiveCompactedFiles(); // a region holding references cannot merge
     }
@@ -179,6 +206,61 @@ class IamStoreEngineTest {
     HRegion reopened = probe.regions().get(0);
     assertNotEquals(dying.getServerName(),
         cluster.getRegionServer(cluster.getServerWith(reopened.getRegionInfo().getRegionName())).getServerName());
+    probe.verifyAllRows();
+    flushes(probe, 2);
+    EngineProbe.assertSound(probe.store());
+    probe.verifyAllRows();
+  }
+
+  @Test
+  void aMemstoreFlushRacingATreeStepOverTheSameNodesLosesNothing() throws Exception {
+    StoreProbe probe = tableWithTree("iam_race", SMALL_TREE, CompactionGate.class.getName());
+    flushes(probe, 6);
+    // Hold the next step that rewrites a level-1 node, after its first batch of cells.
+    AtomicReference<Set<Long>> stepNodes = new AtomicReference<>();
+    CompactionGate.pause(request -> {
+      Set<Long> level1 = new HashSet<>();
+      for (var f : request.getFiles()) {
+        NodeTag.read(((HStoreFile) f)::getMetadataValue).filter(t -> t.level() == 1)
+            .ifPresent(t -> level1.add(t.node()));
+      }
+      if (level1.isEmpty()) {
+        return false;
+      }
+      stepNodes.set(level1);
+      return true;
+    });
+    HRegion region = probe.regions().get(0);
+    var compactions = MiniHBase.util().getMiniHBaseCluster()
+        .getRegionServer(MiniHBase.util().getMiniHBaseCluster().getServerWith(region.getRegionInfo().getRegionName()))
+        .getCompactSplitThread();
+    for (int round = 0; round < 20 && !CompactionGate.awaitHeld(0); round++) {
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      region.flush(true);
+      compactions.requestSystemCompaction(region, "test");
+      CompactionGate.awaitHeld(5);
+    }
+    assertTrue(CompactionGate.awaitHeld(0), "a step over level 1 was held");
+
+    // The racing flush: rows all over the key range, routed into level 1 as it was before the step.
+    Set<String> before = Set.copyOf(StoreProbe.fileNames(probe.store()));
+    probe.writeNewRows(ROWS_PER_FLUSH);
+    region.flush(true);
+    Set<Long> flushedInto = new HashSet<>();
+    for (HStoreFile f : probe.store().getStorefiles()) {
+      if (!before.contains(f.getPath().getName())) {
+        NodeTag.read(f::getMetadataValue).ifPresent(t -> flushedInto.add(t.node()));
+      }
+    }
+    flushedInto.retainAll(stepNodes.get());
+    assertFalse(flushedInto.isEmpty(), "the flush wrote a node the held step rewrites: step " + stepNodes.get());
+
+    CompactionGate.release();
+    probe.awaitSettled();
+    probe.verifyAllRows();
+    compactions.requestSystemCompaction(region, "test"); // adopt what the race left outside the tree
+    probe.awaitSettled();
+    EngineProbe.assertSound(probe.store());
     probe.verifyAllRows();
     flushes(probe, 2);
     EngineProbe.assertSound(probe.store());

@@ -55,7 +55,21 @@ import java.util.List;
  */
 public final class FlushPlanner {
 
+  /**
+   * Level-1 nodes take memtable flushes until they hold this many times C_t; then the next
+   * memtable flush into them waits for their own flush. The paper flushes only into children that
+   * are not full; level 1 relaxes that the way RocksDB lets level 0 grow past its compaction
+   * trigger before writes stop, so a full level-1 node waiting for its turn takes one more
+   * memtable's share instead of stalling every writer.
+   */
+  public static final int LEVEL_ONE_HARD_LIMIT = 2;
+
   private FlushPlanner() {}
+
+  /** Whether a level-1 node holding {@code bytes} must flush before it takes another memtable. */
+  public static boolean atLevelOneHardLimit(long bytes, long capacity) {
+    return bytes >= LEVEL_ONE_HARD_LIMIT * capacity;
+  }
 
   /** The plan for full node {@code full} of level 0 (the memtable) .. n−1. */
   public static FlushPlan plan(TreeShape shape, Node full, Mode mode) {

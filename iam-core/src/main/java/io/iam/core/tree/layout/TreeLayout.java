@@ -12,9 +12,10 @@ import java.util.Map;
  * row ranges, each node holding its sequences (files), plus the unplaced files. Rebuilt from the
  * files' {@link NodeTag}s alone, so the same files always give the same tree. Immutable.
  *
- * <p>Rules: a node's level and range come from its file with the newest epoch. Nodes of a level
- * must not overlap; if two do (a flush and a compaction that raced), the node with the newer epoch
- * keeps its place and the other's files become unplaced. Untagged files are unplaced. Unplaced
+ * <p>Rules: a node's level and range come from its file with the newest epoch. A file whose rows
+ * lie outside that range is unplaced (a memstore flush written for the node before a step that
+ * raced it shrank the node). Nodes of a level must not overlap; if two do (a flush and a compaction
+ * that raced), the node with the newer epoch keeps its place and the other's files become unplaced. Untagged files are unplaced. Unplaced
  * files lose nothing: reads always include them, and the next compaction writes them into the
  * tree. The depth is the largest level or depth any tag records.
  *
@@ -74,7 +75,17 @@ public final class TreeLayout<F> {
       List<Sequence<F>> own = new ArrayList<>(e.getValue());
       own.sort(Comparator.comparingLong(s -> s.tag().epoch()));
       NodeTag newest = own.get(own.size() - 1).tag();
-      nodes.add(new NodeView<>(e.getKey(), newest.level(), newest.lo(), newest.hi(), newest.epoch(), List.copyOf(own)));
+      // A file holding rows outside its node's range was written for the node as it was before a
+      // newer file shrank it (a memstore flush that raced the step emptying the node).
+      List<Sequence<F>> inside = new ArrayList<>();
+      for (Sequence<F> s : own) {
+        if (s.isMarker() || Rows.atMost(newest.lo(), s.first()) && Rows.atMost(s.last(), newest.hi())) {
+          inside.add(s);
+        } else {
+          unplaced.add(s);
+        }
+      }
+      nodes.add(new NodeView<>(e.getKey(), newest.level(), newest.lo(), newest.hi(), newest.epoch(), List.copyOf(inside)));
     }
     // Newest first: a node keeps its place unless a newer node of its level already took it.
     nodes.sort(Comparator.comparingLong((NodeView<F> n) -> n.epoch()).reversed().thenComparingLong(NodeView::id));

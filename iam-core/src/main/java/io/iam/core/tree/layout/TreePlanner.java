@@ -15,14 +15,23 @@ import java.util.function.Function;
 /**
  * Asks iam-core's kernel ({@link FlushPlanner}, {@link CombinePlanner}) what the tree should do
  * next and translates the answer into files to read and nodes to write ({@link NodePlan}). Holds
- * no tree logic of its own beyond that translation and the order in which work is looked for,
- * which is the embedded engine's: unplaced files first (they are a level-0 node flushed into level
- * 1), then the deepest full internal node (a full internal child that blocks it goes first), then
- * level-1 nodes whose last memstore flush the kernel would have merged (or merged and cut), then
- * a new level once the leaf level is full, then a combine. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator}, so
- * the simulator makes exactly the engine's decisions.
+ * no tree logic of its own beyond that translation and the order in which work is looked for:
+ * unplaced files first (they are a level-0 node flushed into level 1); then, once level 1 is
+ * halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the deepest
+ * full internal node (a full internal child that blocks it goes first), as the embedded engine
+ * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
+ * cut); then a new level once the leaf level is full; then a combine. Pure: no host types, no I/O.
+ * Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
+ * engine's decisions.
  */
 public final class TreePlanner {
+
+  /**
+   * Level 1's pressure ({@link Backlog#levelOnePressure}) from which its full nodes go before deeper
+   * ones: halfway from C_t to the hard limit. A host that runs one step at a time (HBase) would
+   * otherwise let a run of deep steps fill level 1 to the limit, where memstore flushes wait.
+   */
+  static final double LEVEL_ONE_FIRST = 0.5;
 
   /** A runaway guard on the number of levels. */
   static final int MAX_DEPTH = 20;
@@ -61,7 +70,10 @@ public final class TreePlanner {
       if (!layout.unplaced().isEmpty()) {
         return Optional.of(step.adopt());
       }
-      Optional<NodePlan<F>> plan = step.fullInternal();
+      Optional<NodePlan<F>> plan = levelOnePressure(layout) >= LEVEL_ONE_FIRST ? step.fullLevelOne() : Optional.empty();
+      if (plan.isEmpty()) {
+        plan = step.fullInternal();
+      }
       if (plan.isEmpty()) {
         plan = step.levelOneFollowUp();
       }
@@ -73,6 +85,37 @@ public final class TreePlanner {
             step.translate(FlushPlanner.planCombine(step.shape, victim, step.mode), true, "combine"));
       }
     }
+  }
+
+  /** The mode the kernel plans {@code layout} with now (m and k follow the level sizes). */
+  public <F> Mode mode(TreeLayout<F> layout) {
+    return modes.apply(levelBytes(layout, Math.max(1, layout.depth())));
+  }
+
+  /**
+   * How far {@code layout} is behind: whether it has a step to run, whether a memstore flush
+   * should wait for it, and how full level 1 is past C_t. A level-1 node is at the hard limit at
+   * {@link FlushPlanner#LEVEL_ONE_HARD_LIMIT} × C_t, the embedded engine's rule; unlike the
+   * embedded engine, which knows the memtable's rows, a host that does not (HBase decides before
+   * its flush reads them) counts every level-1 node, leaf or internal, since its memstore flushes
+   * only append and the leaf's cut comes after.
+   */
+  public <F> Backlog backlog(TreeLayout<F> layout) {
+    boolean pending = next(layout).isPresent();
+    boolean mustWait = pending && FlushPlanner.atLevelOneHardLimit(fullestLevelOne(layout), capacity);
+    return new Backlog(pending, mustWait, levelOnePressure(layout));
+  }
+
+  private static <F> long fullestLevelOne(TreeLayout<F> layout) {
+    long fullest = 0;
+    for (TreeLayout.NodeView<F> n : layout.level(1)) {
+      fullest = Math.max(fullest, n.bytes());
+    }
+    return fullest;
+  }
+
+  private <F> double levelOnePressure(TreeLayout<F> layout) {
+    return Math.max(0.0, (double) fullestLevelOne(layout) / capacity - 1.0) / (FlushPlanner.LEVEL_ONE_HARD_LIMIT - 1);
   }
 
   /**
@@ -160,11 +203,24 @@ public final class TreePlanner {
     /** The deepest, fullest full internal node that can flush, or a full child blocking it. */
     Optional<NodePlan<F>> fullInternal() {
       for (int i = depth - 1; i >= 1; i--) {
-        for (Node n : fullest(shape.level(i))) {
-          Optional<NodePlan<F>> plan = unblocking(n);
-          if (plan.isPresent()) {
-            return plan;
-          }
+        Optional<NodePlan<F>> plan = fullAt(i);
+        if (plan.isPresent()) {
+          return plan;
+        }
+      }
+      return Optional.empty();
+    }
+
+    /** The fullest full level-1 node, if level 1 is internal, or a full child blocking it. */
+    Optional<NodePlan<F>> fullLevelOne() {
+      return depth > 1 ? fullAt(1) : Optional.empty();
+    }
+
+    private Optional<NodePlan<F>> fullAt(int level) {
+      for (Node n : fullest(shape.level(level))) {
+        Optional<NodePlan<F>> plan = unblocking(n);
+        if (plan.isPresent()) {
+          return plan;
         }
       }
       return Optional.empty();

@@ -94,4 +94,18 @@ class TreeLayoutTest {
     assertEquals(List.of("right", "deep", "unplaced"), layout.filesFor(row("p"), row("q")));
     assertEquals(List.of("left", "right", "deep", "unplaced"), layout.filesFor(Rows.OPEN, Rows.OPEN));
   }
+
+  @Test
+  void aFileWrittenForANodeBeforeANewerMarkerShrankItIsUnplaced() {
+    // Node 1 held [a, z]; a step emptied it and shrank it to [a, m] (marker, epoch 9) while a
+    // memstore flush wrote rows c..x for the node as it was (epoch 8).
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("marker", tag(1, 1, "a", "m", 9), null, null, 0),
+        file("raced", tag(1, 1, "a", "z", 8), "c", "x", 10),
+        file("inside", tag(1, 1, "a", "z", 7), "b", "k", 10)));
+    TreeLayout.NodeView<String> n = layout.node(1);
+    assertEquals(List.of("inside", "marker"), n.files().stream().map(Sequence::file).toList());
+    assertEquals(List.of("raced"), layout.unplaced().stream().map(Sequence::file).toList());
+    assertEquals(List.of("inside", "raced"), layout.filesFor(row("d"), row("d")), "reads still see it");
+  }
 }

@@ -124,4 +124,52 @@ class TreePlannerTest {
     assertEquals(2, t.level());
     assertFalse(t.markerOnly());
   }
+
+  @Test
+  void aLevelOneNodeAtTwiceItsCapacityMakesFlushesWaitUntilItsStepRuns() {
+    // Level 1 internal over level 2; the level-1 node grows from C_t to 2 C_t with each flush.
+    for (long bytes : new long[] {60, 100, 150, 199, 200, 260}) {
+      TreeLayout<String> layout = TreeLayout.of(List.of(
+          file("p1", tag(1, 1, "a", "z", 10), "a", "z", bytes),
+          file("c1", new NodeTag(2, 2, row("a"), row("h"), 5, 2), "a", "h", 30),
+          file("c2", new NodeTag(3, 2, row("p"), row("z"), 6, 2), "p", "z", 30)));
+      Backlog b = lsa.backlog(layout);
+      assertEquals(bytes >= C, b.pending(), bytes + " bytes: a full node has a step");
+      assertEquals(bytes >= 2 * C, b.flushMustWait(), bytes + " bytes: flushes wait at 2 C_t");
+      assertEquals(Math.max(0.0, bytes / (double) C - 1), b.levelOnePressure(), 1e-9, bytes + " bytes");
+    }
+  }
+
+  @Test
+  void aNodeAtTheHardLimitDoesNotHoldFlushesWhenTheTreeHasNoStepForIt() {
+    // An LSA leaf level of one node that a single large flush filled: nothing to merge with yet,
+    // and waiting would never end, so flushes go on.
+    TreeLayout<String> layout = TreeLayout.of(List.of(file("big", tag(1, 1, "a", "z", 1), "a", "z", 250)));
+    Backlog b = lsa.backlog(layout);
+    assertEquals(lsa.next(layout).isPresent(), b.pending());
+    assertEquals(b.pending(), b.flushMustWait());
+    assertEquals(Backlog.SETTLED, lsa.backlog(TreeLayout.<String>of(List.of())));
+  }
+
+  @Test
+  void levelOneHalfwayToItsHardLimitGoesBeforeADeeperFullNode() {
+    // Level 1: node 1 over [a, m] (filling) and node 7 over [n, z]; level 2: node 8 under node 7 is
+    // full; level 3: leaves.
+    for (long levelOne : new long[] {120, 149, 150, 180}) {
+      TreeLayout<String> layout = TreeLayout.of(List.of(
+          file("l1", new NodeTag(1, 1, row("a"), row("m"), 10, 3), "a", "m", levelOne),
+          file("l1b", new NodeTag(7, 1, row("n"), row("z"), 11, 3), "n", "z", 10),
+          file("l2a", new NodeTag(2, 2, row("a"), row("h"), 5, 3), "a", "h", 10),
+          file("l2b", new NodeTag(3, 2, row("i"), row("m"), 6, 3), "i", "m", 10),
+          file("l2full", new NodeTag(8, 2, row("n"), row("z"), 7, 3), "n", "z", 110),
+          file("l3a", new NodeTag(4, 3, row("a"), row("d"), 3, 3), "a", "d", 40),
+          file("l3b", new NodeTag(5, 3, row("e"), row("h"), 4, 3), "e", "h", 40),
+          file("l3c", new NodeTag(6, 3, row("i"), row("m"), 2, 3), "i", "m", 40),
+          file("l3d", new NodeTag(9, 3, row("n"), row("z"), 1, 3), "n", "z", 40)));
+      NodePlan<String> plan = lsa.next(layout).orElseThrow();
+      // Below 1.5 C_t the deeper full node goes first, as in the embedded engine; from there, level 1.
+      List<String> expected = levelOne >= 150 ? List.of("l1") : List.of("l2full");
+      assertEquals(expected, plan.inputs(), levelOne + " bytes at level 1: " + plan.kind());
+    }
+  }
 }
