@@ -38,7 +38,10 @@ import java.util.TreeMap;
  *       --k} is {@code max-components}).
  *   <li>{@code tree=iam|lsa|lsm-merge}: IAM's store engine ({@code hbase.hstore.engine.class=IamStoreEngine},
  *       {@code iam.engine.tree}); every other key {@code K} becomes {@code iam.engine.K}.
- *   <li>neither: HBase's own store engine and compaction policy, unchanged (other keys are refused).
+ *   <li>{@value #ENGINE}{@code =stripe}: HBase's stripe store engine ({@code StripeStoreEngine}) with its
+ *       defaults; {@code engine=default} is HBase's default engine.
+ *   <li>none of these: HBase's own default store engine and compaction policy, unchanged (other keys
+ *       are refused).
  * </ul>
  *
  * <p>The values are validated by iam-hbase's {@link CompactionSettings} and {@link EngineSettings}, the
@@ -59,10 +62,11 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
   public static final String TABLE = "table";
   public static final String REGION_SPLITS = "region-splits";
   public static final String TREE = EngineSettings.TREE.key();
+  public static final String ENGINE = "engine";
+  /** HBase's stripe store engine. */
+  static final String STRIPE_ENGINE = "org.apache.hadoop.hbase.regionserver.StripeStoreEngine";
   public static final String DEFAULT_TABLE = "usertable";
 
-  /** The store files a family under IAM's store engine may hold before HBase delays flushes (docs/hbase-engine.md). */
-  static final int ENGINE_BLOCKING_STORE_FILES = 100;
   /** HBase's default {@code hbase.hstore.blockingStoreFiles}. */
   static final int HBASE_BLOCKING_STORE_FILES = 16;
 
@@ -92,9 +96,16 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
     }
     String policy = rest.remove(LoadConfig.POLICY);
     String tree = rest.remove(TREE);
+    String engine = Optional.ofNullable(rest.remove(ENGINE)).map(String::trim).orElse("default");
     if (policy != null && tree != null) {
       problems.add("give either " + LoadConfig.POLICY + "=NAME (a stack policy in HBase's default store engine)"
           + " or " + TREE + "=" + tree + " (IAM's store engine), not both");
+    }
+    if (!engine.equals("default") && !engine.equals("stripe")) {
+      problems.add(ENGINE + "='" + engine + "': default or stripe (HBase's own store engines)");
+    } else if (engine.equals("stripe") && (policy != null || tree != null)) {
+      problems.add(ENGINE + "=stripe runs HBase's stripe engine with its own policy: give no "
+          + LoadConfig.POLICY + " or " + TREE);
     }
     if (!problems.isEmpty()) {
       throw new InvalidOptionsException("invalid hbase store options", problems);
@@ -120,8 +131,10 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
       family.put(EngineSettings.PREFIX + TREE, tree);
       rest.forEach((k, v) -> family.put(EngineSettings.PREFIX + k, v));
       EngineSettings.parse(family.entrySet());
+      // No blocking count: the engine makes HBase's flush blocking follow its tree (docs/hbase-engine.md).
       family.put("hbase.hstore.engine.class", IamStoreEngine.class.getName());
-      blocking = ENGINE_BLOCKING_STORE_FILES;
+    } else if (engine.equals("stripe") && rest.isEmpty()) {
+      family.put("hbase.hstore.engine.class", STRIPE_ENGINE);
     } else if (!rest.isEmpty()) {
       throw new InvalidOptionsException("invalid hbase store options", List.of("options " + rest.keySet()
           + " need a policy: " + LoadConfig.POLICY + "=NAME (or --policy) or " + TREE + "=iam|lsa|lsm-merge"));

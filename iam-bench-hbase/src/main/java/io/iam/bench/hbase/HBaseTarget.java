@@ -9,6 +9,7 @@ import io.iam.bench.load.LoadTarget;
 import io.iam.bench.load.SettleWaiter;
 import io.iam.hbase.compaction.IamCompactionPolicy;
 import io.iam.hbase.engine.EngineSettings;
+import io.iam.hbase.engine.IamStoreFileManager;
 import io.iam.hbase.engine.IamStoreEngine;
 import io.iam.hbase.metrics.StoreWriteStats;
 import java.io.IOException;
@@ -49,6 +50,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionPolicy;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -75,8 +77,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *       cluster) no store asks for one.
  *   <li><b>{@link #metrics()}.</b> On the mini cluster, exact: flush and compaction bytes are the
  *       table's own, counted by iam-hbase's {@code StoreWriteObserver} from the files HBase wrote; disk
- *       bytes are the live store files ({@code HStore.getStorefilesSize}); one level, since a stack
- *       has none. On a real cluster the client cannot see the region servers' counters: flush and
+ *       bytes are the live store files ({@code HStore.getStorefilesSize}). Under IAM's store engine
+ *       the figures are per tree level (each file's tag names its level); files outside a tree, and
+ *       every file of HBase's own engines (a stack has no levels), are level 0. On a real cluster the client cannot see the region servers' counters: flush and
  *       compaction bytes are 0 and disk bytes come from the region metrics (MiB resolution); read
  *       write amplification from each region server's JMX (docs/ycsb-hbase.md).
  * </ul>
@@ -371,10 +374,27 @@ public final class HBaseTarget implements LoadTarget {
     StoreWriteStats.Snapshot s = written();
     long disk = 0;
     int files = 0;
+    // Level 0: files outside any tree (every file of HBase's own engines); 1..: IAM's tree levels.
+    List<long[]> levels = new ArrayList<>(); // {files, bytes} per level
     for (HRegion region : MiniCluster.regions(name)) {
       HStore store = region.getStore(FAMILY);
       disk += store.getStorefilesSize();
-      files += store.getStorefilesCount();
+      files += store.getStorefiles().size();
+      for (HStoreFile f : store.getStorefiles()) {
+        int level = IamStoreFileManager.levelOf(f);
+        while (levels.size() <= level) {
+          levels.add(new long[2]);
+        }
+        levels.get(level)[0]++;
+        levels.get(level)[1] += f.getReader() == null ? 0 : f.getReader().length();
+      }
+    }
+    List<LevelMetrics> perLevel = new ArrayList<>();
+    for (int i = 0; i < Math.max(levels.size(), s.bytesByLevel().size()); i++) {
+      long[] here = i < levels.size() ? levels.get(i) : new long[2];
+      if (here[0] > 0 || s.bytesAtLevel(i) > 0) {
+        perLevel.add(LevelMetrics.of(i, (int) here[0], here[1], s.bytesAtLevel(i), user));
+      }
     }
     String stats = describeStore() + String.format(Locale.ROOT,
         "%nflushes %,d (%s), compaction outputs %,d (%s), store files %,d (%s, at most %,d seen);"
@@ -382,7 +402,7 @@ public final class HBaseTarget implements LoadTarget {
         s.flushes(), human(s.flushedBytes()), s.compactionOutputs(), human(s.compactedBytes()), files, human(disk),
         s.maxStoreFiles(), s.writeAmplification());
     return new LoadMetrics(user, s.flushedBytes(), s.compactedBytes(), disk,
-        List.of(LevelMetrics.of(0, files, disk, s.flushedBytes() + s.compactedBytes(), user)), stats);
+        perLevel, stats);
   }
 
   /**
@@ -455,6 +475,13 @@ public final class HBaseTarget implements LoadTarget {
     try {
       try {
         mutator.close();
+        if (options.miniCluster()) {
+          // The cluster stays up for the next store: free its region server of this table.
+          try (Admin admin = connection.getAdmin()) {
+            admin.disableTable(name);
+            admin.deleteTable(name);
+          }
+        }
       } finally {
         connection.close();
       }

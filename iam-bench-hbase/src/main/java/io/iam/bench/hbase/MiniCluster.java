@@ -2,6 +2,7 @@ package io.iam.bench.hbase;
 
 import io.iam.bench.load.LoadConfig;
 import io.iam.bench.util.Dirs;
+import io.iam.hbase.fs.NioLocalFileSystem;
 import io.iam.hbase.master.IamConfigurationValidator;
 import io.iam.hbase.metrics.StoreWriteObserver;
 import java.io.IOException;
@@ -18,17 +19,20 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
 /**
  * The in-process HBase cluster of this JVM: ZooKeeper, a master and one region server, on the local
  * file system (no HDFS), in a temporary directory. IAM's jars are on its class path because it is
- * this JVM. One per JVM, shared by every store opened in it by reference count: the first {@link
- * #acquire} starts it, the last {@link #release} stops it and deletes its directory, and a shutdown
- * hook stops it if the JVM exits first.
+ * this JVM. One per JVM, shared by every store opened in it: the first {@link #acquire} starts it,
+ * and it stays up when the last store releases it, so that stores opened one after another (the
+ * stores of {@code iam load --vs}) run in the same cluster; {@link #stopIfUnused} or a shutdown hook
+ * stops it and deletes its directory.
  *
  * <p>Installed as an operator would (docs/hbase.md): the master validates {@code iam.*} properties
  * ({@link IamConfigurationValidator}) and every region counts its flushed and compacted bytes ({@link
  * StoreWriteObserver}). The region server's block cache is the first store's {@link
  * LoadConfig#cacheBytes()} ({@code hfile.block.cache.memory.size}); a later store with another
- * budget shares it. Table sanity checks are off, so a store may flush memstores under HBase's
- * 1 MiB minimum; there are no periodic major compactions, so a store's compactions are its
- * policy's; and the compaction checker runs every second.
+ * budget shares it. The local file system is {@link NioLocalFileSystem}, which sets file permissions
+ * without forking a process per file as Hadoop's does without its native library (HDFS forks
+ * nothing). Table sanity checks are off, so a store may flush memstores under HBase's 1 MiB
+ * minimum; there are no periodic major compactions, so a store's compactions are its policy's; and
+ * the compaction checker runs every second.
  */
 final class MiniCluster {
 
@@ -54,12 +58,17 @@ final class MiniCluster {
     return util.getConfiguration();
   }
 
-  /** Drops one reference; the last one stops the cluster. */
-  static synchronized void release() throws IOException {
+  /** Drops one reference; the cluster stays up for the next store (see {@link #stopIfUnused}). */
+  static synchronized void release() {
     if (references == 0) {
       throw new IllegalStateException("the mini cluster was released more often than acquired");
     }
-    if (--references == 0) {
+    references--;
+  }
+
+  /** Stops the cluster and deletes its directory if no store holds it. */
+  static synchronized void stopIfUnused() throws IOException {
+    if (references == 0) {
       stop();
     }
   }
@@ -111,6 +120,8 @@ final class MiniCluster {
     conf.setInt("hbase.regionserver.thread.compaction.small", config.backgroundThreads());
     conf.setInt("hbase.regionserver.thread.compaction.large", config.backgroundThreads());
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    // Without Hadoop's native library the local file system forks chmod for every file it creates.
+    conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
     try {
       u.startMiniZKCluster();
       u.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(1).build());

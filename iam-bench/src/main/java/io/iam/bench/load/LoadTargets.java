@@ -70,7 +70,13 @@ public final class LoadTargets {
    * asterixdb}), which the {@code iam} script puts on the class path of a command that names it.
    */
   public static boolean isSeparateBinding(String name) {
-    return SEPARATE_BINDINGS.containsKey(name);
+    return bindingOf(name) != null;
+  }
+
+  /** The module of {@code name}'s binding: {@code hbase} and its presets {@code hbase-*}, {@code asterixdb}. */
+  private static String bindingOf(String name) {
+    int dash = name.indexOf('-');
+    return SEPARATE_BINDINGS.get(dash < 0 ? name : name.substring(0, dash));
   }
 
   /** The factory registered under {@code name}, if any. */
@@ -96,7 +102,7 @@ public final class LoadTargets {
 
   /** "unknown engine 'x'; available engines: a, b", for {@code what} = "engine". */
   public static String unknown(String name, String what) {
-    String module = SEPARATE_BINDINGS.get(name);
+    String module = bindingOf(name);
     if (module != null) {
       return what + " '" + name + "' is in the module " + module + ", which is not on the class path;"
           + " run it through the ./iam script, which adds that module when a command names '" + name + "'";

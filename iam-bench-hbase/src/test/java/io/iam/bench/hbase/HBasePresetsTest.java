@@ -1,0 +1,51 @@
+package io.iam.bench.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.iam.bench.load.LoadConfig;
+import io.iam.bench.load.LoadTargets;
+import io.iam.core.option.InvalidOptionsException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The HBase configurations offered as stores of their own, and the stripe engine option. */
+class HBasePresetsTest {
+
+  private static final LoadConfig ONE_MIB = LoadConfig.defaults("hbase-iam", 1L << 20, 8L << 20);
+
+  @Test
+  void everyPresetIsAStoreWithTheFamilyConfigurationItNames() {
+    assertEquals(List.of("hbase", "hbase-stripe", "hbase-binomial", "hbase-minlatency", "hbase-iam", "hbase-lsa"),
+        LoadTargets.names().stream().filter(n -> n.startsWith("hbase")).toList());
+    assertTrue(LoadTargets.isSeparateBinding("hbase-iam"));
+
+    Map<String, String> stripe = HBaseOptions.parse(HBaseTargetProvider.PRESETS.get("hbase-stripe").apply(ONE_MIB))
+        .familyConfiguration();
+    assertEquals(Map.of("hbase.hstore.engine.class", HBaseOptions.STRIPE_ENGINE), stripe);
+
+    Map<String, String> iam = HBaseOptions.parse(HBaseTargetProvider.PRESETS.get("hbase-iam").apply(ONE_MIB))
+        .familyConfiguration();
+    assertEquals("iam", iam.get("iam.engine.tree"));
+    assertEquals("1048576", iam.get("iam.engine.node-capacity"), "C_t is the memtable size");
+    assertEquals("io.iam.hbase.engine.IamStoreEngine", iam.get("hbase.hstore.engine.class"));
+
+    Map<String, String> binomial = HBaseOptions.parse(
+        HBaseTargetProvider.PRESETS.get("hbase-binomial").apply(ONE_MIB)).familyConfiguration();
+    assertEquals("binomial", binomial.get("iam.compaction.policy"));
+    assertEquals("6", binomial.get("iam.compaction.max-components"));
+  }
+
+  @Test
+  void theStripeEngineTakesNoPolicyAndOnlyKnownEnginesAreAccepted() {
+    InvalidOptionsException mixed = assertThrows(InvalidOptionsException.class,
+        () -> HBaseOptions.parse(Map.of("engine", "stripe", "policy", "binomial")));
+    assertTrue(mixed.getMessage().contains("engine=stripe runs HBase's stripe engine"), mixed.getMessage());
+    InvalidOptionsException unknown = assertThrows(InvalidOptionsException.class,
+        () -> HBaseOptions.parse(Map.of("engine", "date-tiered")));
+    assertTrue(unknown.getMessage().contains("engine='date-tiered': default or stripe"), unknown.getMessage());
+    assertEquals(Map.of(), HBaseOptions.parse(Map.of("engine", "default")).familyConfiguration());
+  }
+}
