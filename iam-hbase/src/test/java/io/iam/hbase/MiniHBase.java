@@ -13,12 +13,15 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One HBase mini cluster (ZooKeeper, a master and two region servers on the local file system)
+ * One HBase mini cluster (ZooKeeper, a master and three region servers on the local file system)
  * shared by every test class of the run: started by the first class that asks, stopped when the
  * whole run ends. Our validator and write observer are installed as an operator would install
  * them, through the site configuration. Files go through {@link NioLocalFileSystem}.
  */
 public final class MiniHBase implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
+
+  /** Region servers the cluster runs; a test that kills one starts another. */
+  public static final int REGION_SERVERS = 3;
 
   private static HBaseTestingUtility util;
 
@@ -57,7 +60,7 @@ public final class MiniHBase implements BeforeAllCallback, ExtensionContext.Stor
     u.startMiniZKCluster();
     conf.set("hbase.rootdir", new File(root, "hbase").toURI().toString());
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
-    u.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(2).build());
+    u.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(REGION_SERVERS).build());
     util = u;
   }
 

@@ -97,7 +97,8 @@ public final class StoreProbe {
     }
   }
 
-  private static byte[] value(long n) {
+  /** The value of row number {@code n}: {@value #VALUE_BYTES} bytes that differ from row to row. */
+  public static byte[] value(long n) {
     byte[] v = new byte[VALUE_BYTES];
     long x = n * 0x9E3779B97F4A7C15L + 1;
     for (int i = 0; i < v.length; i++) {

@@ -10,6 +10,8 @@ import io.iam.bench.load.SettleWaiter;
 import io.iam.hbase.compaction.IamCompactionPolicy;
 import io.iam.hbase.engine.EngineSettings;
 import io.iam.hbase.engine.IamStoreFileManager;
+import io.iam.hbase.engine.IamStores;
+import io.iam.hbase.engine.StoreTree;
 import io.iam.hbase.engine.IamStoreEngine;
 import io.iam.hbase.metrics.StoreWriteStats;
 import java.io.IOException;
@@ -61,7 +63,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <ul>
  *   <li><b>Cluster.</b> By default the in-process {@link MiniCluster}, shared by every store of the
- *       JVM; each opened store creates a fresh table there. With {@code -o zookeeper=host:port} a
+ *       JVM; each opened store creates a fresh table there, under a name no store of the JVM used
+ *       before, and drops it when it closes. With {@code -o zookeeper=host:port} a
  *       real cluster: the table is created if it does not exist (several clients of one distributed
  *       run share it; the first creates it), and used as it is if it does.
  *   <li><b>Table.</b> One column family {@code f} with one column {@code v} holding the whole value,
@@ -109,6 +112,9 @@ public final class HBaseTarget implements LoadTarget {
   private static final Duration CONFIRM_IDLE = Duration.ofMillis(300);
   /** Longer than HBase's 10 s metrics period: two JMX readings this far apart that agree are current. */
   private static final Duration JMX_PERIOD = Duration.ofSeconds(11);
+
+  /** The mini cluster's table names used in this JVM: a store never takes a dropped store's name. */
+  private static final java.util.Set<TableName> USED_NAMES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private final LoadConfig config;
   private final HBaseOptions options;
@@ -197,6 +203,9 @@ public final class HBaseTarget implements LoadTarget {
     try (Admin admin = connection.getAdmin()) {
       for (int n = 1; ; n++) {
         TableName name = TableName.valueOf(n == 1 ? options.table() : options.table() + "_" + n);
+        if (options.miniCluster() && !USED_NAMES.add(name)) {
+          continue; // a name of its own: the region server's counters are kept by table name
+        }
         if (admin.tableExists(name)) {
           if (options.miniCluster()) {
             continue; // a fresh table per store
@@ -400,9 +409,24 @@ public final class HBaseTarget implements LoadTarget {
         "%nflushes %,d (%s), compaction outputs %,d (%s), store files %,d (%s, at most %,d seen);"
             + " HBase's write amplification over flushed bytes %.2f",
         s.flushes(), human(s.flushedBytes()), s.compactionOutputs(), human(s.compactedBytes()), files, human(disk),
-        s.maxStoreFiles(), s.writeAmplification());
+        s.maxStoreFiles(), s.writeAmplification()) + String.format(Locale.ROOT, "; %,d memstore flushes",
+        s.memstoreFlushes()) + treeStats();
     return new LoadMetrics(user, s.flushedBytes(), s.compactedBytes(), disk,
         perLevel, stats);
+  }
+
+  /** What the region server's JMX shows of this table's IAM trees (the mini cluster is this JVM); empty if none. */
+  private String treeStats() {
+    StringBuilder b = new StringBuilder();
+    for (StoreTree t : IamStores.get().getStores()) {
+      if (t.getStore().startsWith(name.getNameAsString() + "/")) {
+        b.append(String.format(Locale.ROOT, "%nIAM tree %s: %s, m %d, k %d, depth %d, nodes per level %s,"
+                + " HFiles per level %s; flushes waited for level 1 %,d ms", t.getStore(), t.getTree(),
+            t.getMixedLevel(), t.getSequenceCap(), t.getDepth(), t.getNodesPerLevel(), t.getHfilesPerLevel(),
+            t.getFlushWaitMillis()));
+      }
+    }
+    return b.toString();
   }
 
   /**

@@ -22,9 +22,9 @@ class HBasePresetsTest {
         LoadTargets.names().stream().filter(n -> n.startsWith("hbase")).toList());
     assertTrue(LoadTargets.isSeparateBinding("hbase-iam"));
 
-    Map<String, String> stripe = HBaseOptions.parse(HBaseTargetProvider.PRESETS.get("hbase-stripe").apply(ONE_MIB))
-        .familyConfiguration();
-    assertEquals(Map.of("hbase.hstore.engine.class", HBaseOptions.STRIPE_ENGINE), stripe);
+    HBaseOptions stripe = HBaseOptions.parse(HBaseTargetProvider.PRESETS.get("hbase-stripe").apply(ONE_MIB));
+    assertEquals(Map.of("hbase.hstore.engine.class", HBaseOptions.STRIPE_ENGINE), stripe.familyConfiguration());
+    assertEquals(100, stripe.blockingStoreFiles());
 
     Map<String, String> iam = HBaseOptions.parse(HBaseTargetProvider.PRESETS.get("hbase-iam").apply(ONE_MIB))
         .familyConfiguration();

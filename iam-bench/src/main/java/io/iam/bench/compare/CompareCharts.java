@@ -64,21 +64,13 @@ final class CompareCharts {
   /** One chart per workload: a bar per engine, stacked by level (L0 at the bottom). */
   private static List<CategoryChart> writeAmplification(CompareSummary s) {
     List<CategoryChart> charts = new ArrayList<>();
-    int levels = Math.max(1, s.maxLevels());
     for (String w : s.workloads()) {
-      CategoryChart chart = chart(CELL_WIDTH, CELL_HEIGHT, "Write amplification, workload " + w, "engine",
-          "write amplification");
-      chart.getStyler().setStacked(true);
-      chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
-      for (int l = 0; l < levels; l++) {
-        List<Double> ys = new ArrayList<>();
-        for (String e : s.engines()) {
-          List<Double> cellLevels = s.cell(w, e).levels();
-          ys.add(l < cellLevels.size() ? value(cellLevels.get(l)) : 0.0);
-        }
-        chart.addSeries("L" + l, s.engines(), ys).setFillColor(Charts.color(l));
+      List<List<Double>> levels = new ArrayList<>();
+      for (String e : s.engines()) {
+        levels.add(s.cell(w, e).levels());
       }
-      charts.add(chart);
+      charts.add(Charts.writeAmplificationByLevel(CELL_WIDTH, CELL_HEIGHT, "Write amplification, workload " + w,
+          "engine", s.engines(), levels));
     }
     return charts;
   }

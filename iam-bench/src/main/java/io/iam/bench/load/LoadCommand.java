@@ -159,6 +159,10 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Do not draw the progress bar (on stderr).")
   boolean noProgress;
 
+  @Option(names = "--chart", paramLabel = "FILE",
+      description = "Also draw write amplification per store, stacked by level, as a PNG in FILE.")
+  Path chart;
+
   @Override
   public Integer call() throws IOException {
     LoadTarget.Factory ours = target(tree);
@@ -211,6 +215,11 @@ public final class LoadCommand implements Callable<Integer> {
     }
     for (RunResult peerResult : peerResults) {
       LoadReport.printRatios(out, ourResult, peerResult);
+    }
+    if (chart != null) {
+      List<RunResult> all = new ArrayList<>(List.of(ourResult));
+      all.addAll(peerResults);
+      out.println("chart: " + LoadChart.write(chart, all));
     }
     if (json) {
       out.println(LoadJson.of(ourResult, peerResults));

@@ -60,6 +60,26 @@ public final class Charts {
     return chart;
   }
 
+  /**
+   * Write amplification as one bar per store, stacked by level (L0 at the bottom, one colour per
+   * level): {@code levels.get(i)} holds store i's write amplification per level, level 0 first.
+   */
+  public static CategoryChart writeAmplificationByLevel(int width, int height, String title, String xTitle,
+      List<String> stores, List<List<Double>> levels) {
+    CategoryChart chart = bars(width, height, title, xTitle, "write amplification", LegendPosition.OutsideE);
+    chart.getStyler().setStacked(true);
+    int depth = Math.max(1, levels.stream().mapToInt(List::size).max().orElse(0));
+    for (int l = 0; l < depth; l++) {
+      List<Double> ys = new java.util.ArrayList<>();
+      for (List<Double> store : levels) {
+        double v = l < store.size() ? store.get(l) : 0;
+        ys.add(Double.isFinite(v) ? v : 0);
+      }
+      chart.addSeries("L" + l, stores, ys).setFillColor(color(l));
+    }
+    return chart;
+  }
+
   /** The {@code i}-th colour of the palette (0 first), for series that keep their place across charts. */
   public static Color color(int i) {
     return PALETTE.get(Math.floorMod(i, PALETTE.size()));

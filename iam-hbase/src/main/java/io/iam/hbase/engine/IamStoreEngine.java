@@ -1,5 +1,6 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.iam.FlushPlanner;
 import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.layout.Backlog;
 import io.iam.core.tree.layout.NodePlan;
@@ -54,6 +55,9 @@ public class IamStoreEngine
     String name = store.getTableName().getNameAsString() + "/" + store.getRegionInfo().getEncodedName() + "/"
         + store.getColumnFamilyName();
     IamStores.get().add(files, () -> treeView(name, policy, files));
+    LOG.info("store {}: IAM store engine {}; memstore flushes wait only while a level-1 node holds {} x C_t"
+        + " (hbase.hstore.blockingStoreFiles={} caps the file count HBase sees otherwise)", name, settings,
+        FlushPlanner.LEVEL_ONE_HARD_LIMIT, store.getBlockingFileCount());
   }
 
   /** What {@link IamStores} shows of one store. */

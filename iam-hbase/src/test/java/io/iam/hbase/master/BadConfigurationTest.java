@@ -91,7 +91,7 @@ class BadConfigurationTest {
 
   private static void assertHealthy() throws Exception {
     var cluster = MiniHBase.util().getMiniHBaseCluster();
-    assertEquals(2, cluster.getLiveRegionServerThreads().size(), "live region servers");
+    assertEquals(MiniHBase.REGION_SERVERS, cluster.getLiveRegionServerThreads().size(), "live region servers");
     assertTrue(cluster.getMaster().getAssignmentManager().getRegionStates()
         .getRegionsInTransition().isEmpty(), "regions in transition");
   }
