@@ -172,6 +172,7 @@ class ClusterUnderLoadTest {
   private static ServerName killOne(TableName t) throws Exception {
     MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
     ServerName meta = cluster.getServerHoldingMeta();
+    spreadOver(t, meta);
     for (int i = 0; i < cluster.getLiveRegionServerThreads().size(); i++) {
       HRegionServer rs = cluster.getRegionServer(i);
       if (!rs.getServerName().equals(meta) && !rs.isAborted() && !rs.getRegions(t).isEmpty()) {
@@ -182,6 +183,24 @@ class ClusterUnderLoadTest {
       }
     }
     throw new AssertionError("no region server other than meta's holds " + t);
+  }
+
+  /**
+   * Moves every other region of {@code t} from {@code meta}'s server to the other live servers: HBase
+   * does not move regions onto a server started after a kill by itself, so after a few kills the
+   * table would sit on meta's server alone.
+   */
+  private static void spreadOver(TableName t, ServerName meta) throws Exception {
+    MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
+    List<ServerName> others = cluster.getLiveRegionServerThreads().stream().map(x -> x.getRegionServer().getServerName())
+        .filter(n -> !n.equals(meta)).toList();
+    List<HRegion> onMeta = regions(t).stream().filter(r -> meta.equals(cluster.getRegionServer(
+        cluster.getServerWith(r.getRegionInfo().getRegionName())).getServerName())).toList();
+    for (int i = 0; i < onMeta.size(); i += 2) {
+      MiniHBase.util().getAdmin().move(onMeta.get(i).getRegionInfo().getEncodedNameAsBytes(),
+          others.get(i / 2 % others.size()));
+    }
+    awaitOnline(t);
   }
 
   private static void awaitOnline(TableName t) throws Exception {
