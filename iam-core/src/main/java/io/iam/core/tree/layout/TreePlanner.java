@@ -65,12 +65,13 @@ public final class TreePlanner {
       }
     }
     Step<F> step = new Step<>(layout, RowRanks.of(layout, extra));
+    boolean levelOneFirst = levelOnePressure(layout) >= LEVEL_ONE_FIRST;
     for (int depth = Math.max(1, layout.depth()); ; depth++) {
       step.at(depth);
       if (!layout.unplaced().isEmpty()) {
         return Optional.of(step.adopt());
       }
-      Optional<NodePlan<F>> plan = levelOnePressure(layout) >= LEVEL_ONE_FIRST ? step.fullLevelOne() : Optional.empty();
+      Optional<NodePlan<F>> plan = levelOneFirst ? step.fullLevelOne() : Optional.empty();
       if (plan.isEmpty()) {
         plan = step.fullInternal();
       }
@@ -102,8 +103,8 @@ public final class TreePlanner {
    */
   public <F> Backlog backlog(TreeLayout<F> layout) {
     boolean pending = next(layout).isPresent();
-    boolean mustWait = pending && FlushPlanner.atLevelOneHardLimit(fullestLevelOne(layout), capacity);
-    return new Backlog(pending, mustWait, levelOnePressure(layout));
+    long fullest = fullestLevelOne(layout);
+    return new Backlog(pending, pending && FlushPlanner.atLevelOneHardLimit(fullest, capacity), pressure(fullest));
   }
 
   private static <F> long fullestLevelOne(TreeLayout<F> layout) {
@@ -115,7 +116,11 @@ public final class TreePlanner {
   }
 
   private <F> double levelOnePressure(TreeLayout<F> layout) {
-    return Math.max(0.0, (double) fullestLevelOne(layout) / capacity - 1.0) / (FlushPlanner.LEVEL_ONE_HARD_LIMIT - 1);
+    return pressure(fullestLevelOne(layout));
+  }
+
+  private double pressure(long fullestLevelOne) {
+    return Math.max(0.0, (double) fullestLevelOne / capacity - 1.0) / (FlushPlanner.LEVEL_ONE_HARD_LIMIT - 1);
   }
 
   /**
