@@ -41,6 +41,7 @@ public class IamStoreEngine
     extends StoreEngine<IamStoreFlusher, IamTreePolicy, IamCompactor, IamStoreFileManager> {
 
   private static final Logger LOG = LoggerFactory.getLogger(IamStoreEngine.class);
+  private HStore store;
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator) throws IOException {
@@ -51,6 +52,7 @@ public class IamStoreEngine
         layout -> policy.planner().backlog(layout));
     storeFlusher = new IamStoreFlusher(conf, store, policy::planner, storeFileManager);
     compactor = new IamCompactor(conf, store);
+    this.store = store;
     IamStoreFileManager files = storeFileManager;
     String name = store.getTableName().getNameAsString() + "/" + store.getRegionInfo().getEncodedName() + "/"
         + store.getColumnFamilyName();
@@ -92,6 +94,24 @@ public class IamStoreEngine
   private static long blockCacheCapacity(HStore store) {
     return store.getCacheConfig() == null ? 0
         : store.getCacheConfig().getBlockCache().map(BlockCache::getMaxSize).orElse(0L);
+  }
+
+  /**
+   * Archives the files earlier steps replaced, now rather than at HBase's next discharger run (every
+   * two minutes). Every HFile HBase writes names, in its compaction-event metadata, the store's
+   * compacted files not yet archived; a tree makes many small steps, so left to the discharger
+   * that list grows to thousands and writing it dominated each step. Files a scan still reads are
+   * skipped by HBase and archived later.
+   */
+  private void archiveCompactedFiles() {
+    if (storeFileManager.getCompactedFilesCount() == 0) {
+      return;
+    }
+    try {
+      store.closeAndArchiveCompactedFiles();
+    } catch (IOException e) {
+      LOG.warn("store {}: could not archive compacted files now; HBase's discharger will", store, e);
+    }
   }
 
   @Override
@@ -142,6 +162,7 @@ public class IamStoreEngine
       if (plan == null) {
         throw new IllegalStateException("compact without a selection");
       }
+      archiveCompactedFiles();
       return compactor.compact(request, plan.targets(), plan.depth(), storeFileManager::nextStamp,
           throughputController, user);
     }

@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,13 +54,19 @@ public final class IamStoreFileManager implements StoreFileManager {
   private static final Comparator<HStoreFile> ORDER =
       Comparator.comparingLong(HStoreFile::getMaxSequenceId).thenComparing(f -> f.getPath().getName());
 
-  /** The files and their tree, replaced as a whole. */
-  private record State(ImmutableList<HStoreFile> files, TreeLayout<HStoreFile> layout) {}
+  /** The files and their tree, replaced as a whole; {@code known} holds what each file's tags say. */
+  private record State(ImmutableList<HStoreFile> files, TreeLayout<HStoreFile> layout, Map<HStoreFile, Known> known) {}
+
+  /** A file with what the tree sees of it and its sort keys, read once. */
+  private record Known(HStoreFile file, Sequence<HStoreFile> sequence, long maxSequenceId, String name) {
+    /** {@link IamStoreFileManager#ORDER} on keys read once. */
+    static final Comparator<Known> ORDER = Comparator.comparingLong(Known::maxSequenceId).thenComparing(Known::name);
+  }
 
   private final int blockingFileCount;
   private final AtomicLong stamps = new AtomicLong();
   private final Function<TreeLayout<HStoreFile>, Backlog> backlogs;
-  private volatile State state = state(ImmutableList.of());
+  private volatile State state = state(List.of(), Map.of());
   private volatile ImmutableList<HStoreFile> compacted = ImmutableList.of();
   /** The backlog of one state: computed once per state. */
   private record Work(State of, Backlog backlog) {}
@@ -93,14 +101,32 @@ public final class IamStoreFileManager implements StoreFileManager {
     return stamps.incrementAndGet();
   }
 
-  private State state(ImmutableList<HStoreFile> files) {
-    List<Sequence<HStoreFile>> seqs = new ArrayList<>(files.size());
+  /**
+   * The state of {@code files}, in HBase's order. What a file's tags say is read once per file and
+   * kept while the file stays in the store: a step replaces a few of a store's thousands of files,
+   * and HBase rebuilds the state after every flush and step.
+   */
+  private State state(Collection<HStoreFile> files, Map<HStoreFile, Known> previous) {
+    Map<HStoreFile, Known> known = new IdentityHashMap<>(files.size() * 2);
+    List<Known> sorted = new ArrayList<>(files.size());
     for (HStoreFile f : files) {
-      seqs.add(sequence(f));
+      Known k = previous.get(f);
+      if (k == null) {
+        k = new Known(f, sequence(f), f.getMaxSequenceId(), f.getPath().getName());
+      }
+      known.put(f, k);
+      sorted.add(k);
+    }
+    sorted.sort(Known.ORDER);
+    ImmutableList.Builder<HStoreFile> inOrder = ImmutableList.builderWithExpectedSize(sorted.size());
+    List<Sequence<HStoreFile>> seqs = new ArrayList<>(sorted.size());
+    for (Known k : sorted) {
+      inOrder.add(k.file());
+      seqs.add(k.sequence());
     }
     TreeLayout<HStoreFile> layout = TreeLayout.of(seqs);
     stamps.accumulateAndGet(layout.largestStamp(), Math::max);
-    return new State(files, layout);
+    return new State(inOrder.build(), layout, known);
   }
 
   /**
@@ -116,8 +142,8 @@ public final class IamStoreFileManager implements StoreFileManager {
     return new Sequence<>(f, tag, first, first == null ? null : last, bytes);
   }
 
-  private void replace(Iterable<HStoreFile> files) {
-    state = state(ImmutableList.sortedCopyOf(ORDER, files));
+  private void replace(Collection<HStoreFile> files) {
+    state = state(files, state.known());
     boolean mustWait = backlog().flushMustWait();
     long now = System.nanoTime();
     synchronized (this) {
