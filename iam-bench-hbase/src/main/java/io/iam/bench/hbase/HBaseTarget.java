@@ -2,6 +2,7 @@ package io.iam.bench.hbase;
 
 import static io.iam.bench.util.Sizes.human;
 
+import io.iam.bench.load.EngineCounters;
 import io.iam.bench.load.LevelMetrics;
 import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadMetrics;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -163,7 +165,8 @@ public final class HBaseTarget implements LoadTarget {
       TableName name = createTable(connection, options, config);
       BufferedMutator mutator = connection.getBufferedMutator(
           new org.apache.hadoop.hbase.client.BufferedMutatorParams(name).writeBufferSize(writeBufferBytes(config.memtableBytes())));
-      RegionServerJmx.Written jmxAtOpen = new RegionServerJmx.Written(0, 0, List.of(), List.of());
+      RegionServerJmx.Written jmxAtOpen = new RegionServerJmx.Written(0, 0,
+          new RegionServerJmx.Blocked(MiniCluster.updatesBlockedMillis(), 0), List.of(), List.of());
       if (!options.miniCluster()) {
         try (Admin admin = connection.getAdmin()) {
           jmxAtOpen = RegionServerJmx.read(admin, name, Bytes.toString(FAMILY));
@@ -410,21 +413,78 @@ public final class HBaseTarget implements LoadTarget {
             + " HBase's write amplification over flushed bytes %.2f",
         s.flushes(), human(s.flushedBytes()), s.compactionOutputs(), human(s.compactedBytes()), files, human(disk),
         s.maxStoreFiles(), s.writeAmplification()) + String.format(Locale.ROOT, "; %,d memstore flushes",
-        s.memstoreFlushes()) + treeStats();
+        s.memstoreFlushes()) + "\nwrites held back since the table was created: " + blocked() + treeStats();
     return new LoadMetrics(user, s.flushedBytes(), s.compactedBytes(), disk,
         perLevel, stats);
+  }
+
+  /**
+   * HBase's own metrics of the writes it held back since this table was created, and on the mini
+   * cluster the shape of the table's IAM trees (summed over its regions; m and k of the deepest),
+   * under {@link EngineCounters}' names.
+   */
+  @Override
+  public Map<String, Number> properties() throws IOException {
+    Map<String, Number> p = new LinkedHashMap<>();
+    RegionServerJmx.Blocked blocked;
+    if (!options.miniCluster()) {
+      try (Admin admin = connection.getAdmin()) {
+        blocked = RegionServerJmx.read(admin, name, Bytes.toString(FAMILY)).blocked().since(jmxAtOpen.blocked());
+      }
+    } else {
+      blocked = blocked();
+      long waitMillis = 0;
+      boolean iam = false;
+      for (StoreTree t : tablesTrees()) {
+        iam = true;
+        waitMillis += t.getFlushWaitMillis();
+        if (t.getDepth() >= p.getOrDefault(EngineCounters.DEPTH, 0).intValue()) {
+          p.put(EngineCounters.DEPTH, t.getDepth());
+          p.put(EngineCounters.MIXED_LEVEL, t.getMixedLevel());
+          p.put(EngineCounters.MAX_SEQUENCES, t.getSequenceCap());
+        }
+        for (int i = 0; i < t.getDepth(); i++) {
+          p.merge("level." + (i + 1) + ".nodes", t.getNodesPerLevel().get(i), (a, b) -> a.longValue() + b.longValue());
+          p.merge("level." + (i + 1) + ".sequences", t.getHfilesPerLevel().get(i), (a, b) -> a.longValue() + b.longValue());
+        }
+      }
+      if (iam) {
+        p.put(EngineCounters.FLUSH_WAIT_MICROS, waitMillis * 1000);
+      }
+    }
+    p.put(EngineCounters.HBASE_UPDATES_BLOCKED_MICROS, blocked.updatesBlockedMillis() * 1000);
+    p.put(EngineCounters.HBASE_BLOCKED_REQUESTS, blocked.blockedRequests());
+    return p;
+  }
+
+  /** This table's stores run by IAM's engine, as its MBean shows them (mini cluster: this JVM). */
+  private List<StoreTree> tablesTrees() {
+    List<StoreTree> trees = new ArrayList<>();
+    for (StoreTree t : IamStores.get().getStores()) {
+      if (t.getStore().startsWith(name.getNameAsString() + "/")) {
+        trees.add(t);
+      }
+    }
+    return trees;
+  }
+
+  /** HBase's own metrics of writes held back since this table was created (mini cluster). */
+  private RegionServerJmx.Blocked blocked() {
+    long refused = 0;
+    for (HRegion region : MiniCluster.regions(name)) {
+      refused += region.getBlockedRequestsCount();
+    }
+    return new RegionServerJmx.Blocked(MiniCluster.updatesBlockedMillis(), refused).since(jmxAtOpen.blocked());
   }
 
   /** What the region server's JMX shows of this table's IAM trees (the mini cluster is this JVM); empty if none. */
   private String treeStats() {
     StringBuilder b = new StringBuilder();
-    for (StoreTree t : IamStores.get().getStores()) {
-      if (t.getStore().startsWith(name.getNameAsString() + "/")) {
-        b.append(String.format(Locale.ROOT, "%nIAM tree %s: %s, m %d, k %d, depth %d, nodes per level %s,"
-                + " HFiles per level %s; flushes waited for level 1 %,d ms", t.getStore(), t.getTree(),
-            t.getMixedLevel(), t.getSequenceCap(), t.getDepth(), t.getNodesPerLevel(), t.getHfilesPerLevel(),
-            t.getFlushWaitMillis()));
-      }
+    for (StoreTree t : tablesTrees()) {
+      b.append(String.format(Locale.ROOT, "%nIAM tree %s: %s, m %d, k %d, depth %d, nodes per level %s,"
+              + " HFiles per level %s; flushes waited for level 1 %,d ms", t.getStore(), t.getTree(),
+          t.getMixedLevel(), t.getSequenceCap(), t.getDepth(), t.getNodesPerLevel(), t.getHfilesPerLevel(),
+          t.getFlushWaitMillis()));
     }
     return b.toString();
   }
@@ -451,6 +511,7 @@ public final class HBaseTarget implements LoadTarget {
       long compacted = Math.max(0, now.compacted() - jmxAtOpen.compacted());
       String stats = describeStore() + "\nregion servers' JMX (" + RegionServerJmx.BEAN + "), since this store"
           + " opened, the whole table's: flushed " + human(flushed) + ", compacted " + human(compacted)
+          + "; writes held back since this store opened: " + now.blocked().since(jmxAtOpen.blocked())
           + "; per server " + now.perServer() + (now.problems().isEmpty() ? "" : "; not read: " + now.problems());
       return new LoadMetrics(user, flushed, compacted, disk,
           List.of(LevelMetrics.of(0, files, disk, flushed + compacted, user)), stats);

@@ -87,6 +87,20 @@ final class MiniCluster {
   }
 
   /**
+   * HBase's {@code updatesBlockedTime} summed over the region servers: how long updates waited for
+   * the global memstore to fall below its high-water mark; 0 when the mini cluster is not running.
+   */
+  static synchronized long updatesBlockedMillis() {
+    if (util == null) {
+      return 0;
+    }
+    return util.getMiniHBaseCluster().getLiveRegionServerThreads().stream()
+        .map(t -> t.getRegionServer().getMemStoreFlusher())
+        .filter(java.util.Objects::nonNull)
+        .mapToLong(f -> f.getUpdatesBlockedMsHighWater().sum()).sum();
+  }
+
+  /**
    * Compactions queued on the region servers and not yet started: HBase queues the compaction a flush
    * asks for and selects its files only when a thread takes it, so until then the region reports no
    * compaction.

@@ -21,11 +21,13 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 
 /**
- * A table's flushed and compacted bytes on a real cluster, read from every live region server's JMX
+ * A table's flushed and compacted bytes on a real cluster, and the writes HBase held back, read from
+ * every live region server's JMX
  * over HTTP ({@code http://<host>:<info port>/jmx}), where iam-hbase's {@link StoreWriteObserver}
  * exports them: bean {@value #BEAN}, attributes {@code Iam.<table>.<family>.flushedBytes} and {@code
  * .compactedBytes} (Hadoop's metrics system capitalises the registry's {@code iam.} prefix), summed
- * over the server's regions of the table. A server without an info port, without the observer, or
+ * over the server's regions of the table; HBase's own {@code updatesBlockedTime} and {@code
+ * blockedRequestCount} come from bean {@value #SERVER_BEAN}. A server without an info port, without the observer, or
  * unreachable is reported as a problem and counts 0.
  */
 final class RegionServerJmx {
@@ -41,7 +43,37 @@ final class RegionServerJmx {
    * @param perServer {@code host:port -> flushed/compacted} as read
    * @param problems servers that could not be read, and why
    */
-  record Written(long flushed, long compacted, List<String> perServer, List<String> problems) {}
+  record Written(long flushed, long compacted, Blocked blocked, List<String> perServer, List<String> problems) {
+    /** Nothing read yet. */
+    static final Written NONE = new Written(0, 0, Blocked.NONE, List.of(), List.of());
+  }
+
+  /** HBase's own server-wide metrics of writes held back (bean {@value #SERVER_BEAN}). */
+  static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
+
+  /**
+   * Writes HBase held back, summed over region servers.
+   *
+   * @param updatesBlockedMillis HBase's {@code updatesBlockedTime}: time updates waited for the
+   *     global memstore to fall below its high-water mark
+   * @param blockedRequests HBase's {@code blockedRequestCount}: writes refused because a region's
+   *     memstore was over its blocking size (the client retries them)
+   */
+  record Blocked(long updatesBlockedMillis, long blockedRequests) {
+    static final Blocked NONE = new Blocked(0, 0);
+
+    /** What was blocked since {@code before}. */
+    Blocked since(Blocked before) {
+      return new Blocked(Math.max(0, updatesBlockedMillis - before.updatesBlockedMillis),
+          Math.max(0, blockedRequests - before.blockedRequests));
+    }
+
+    @Override
+    public String toString() {
+      return String.format(java.util.Locale.ROOT, "HBase's updatesBlockedTime %,d ms, blockedRequestCount %,d",
+          updatesBlockedMillis, blockedRequests);
+    }
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -54,6 +86,8 @@ final class RegionServerJmx {
     String prefix = "Iam." + table.getNameAsString() + "." + family + ".";
     long flushed = 0;
     long compacted = 0;
+    long blockedMillis = 0;
+    long blockedRequests = 0;
     List<String> perServer = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (Map.Entry<ServerName, ServerMetrics> e : admin.getClusterMetrics().getLiveServerMetrics().entrySet()) {
@@ -63,18 +97,21 @@ final class RegionServerJmx {
         problems.add(host + ": no info port (hbase.regionserver.info.port)");
         continue;
       }
-      URI uri = URI.create("http://" + host + ":" + port + "/jmx?qry=" + URLEncoder.encode(BEAN, StandardCharsets.UTF_8));
+      URI uri = beanUri(host, port, BEAN);
       try {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
-            HttpResponse.BodyHandlers.ofString());
-        JsonNode beans = JSON.readTree(response.body()).path("beans");
-        if (response.statusCode() != 200 || beans.isEmpty()) {
+        JsonNode server = bean(http, beanUri(host, port, SERVER_BEAN));
+        if (server != null) {
+          blockedMillis += server.path("updatesBlockedTime").asLong(0);
+          blockedRequests += server.path("blockedRequestCount").asLong(0);
+        }
+        JsonNode observer = bean(http, uri);
+        if (observer == null) {
           problems.add(host + ":" + port + ": no bean " + BEAN + " (is StoreWriteObserver in"
               + " hbase.coprocessor.region.classes?)");
           continue;
         }
-        long f = beans.get(0).path(prefix + "flushedBytes").asLong(0);
-        long c = beans.get(0).path(prefix + "compactedBytes").asLong(0);
+        long f = observer.path(prefix + "flushedBytes").asLong(0);
+        long c = observer.path(prefix + "compactedBytes").asLong(0);
         flushed += f;
         compacted += c;
         perServer.add(host + ":" + port + " flushed " + f + " compacted " + c);
@@ -85,7 +122,19 @@ final class RegionServerJmx {
         problems.add(host + ":" + port + ": " + ex);
       }
     }
-    return new Written(flushed, compacted, perServer, problems);
+    return new Written(flushed, compacted, new Blocked(blockedMillis, blockedRequests), perServer, problems);
+  }
+
+  private static URI beanUri(String host, int port, String bean) {
+    return URI.create("http://" + host + ":" + port + "/jmx?qry=" + URLEncoder.encode(bean, StandardCharsets.UTF_8));
+  }
+
+  /** The one bean {@code uri} asks for, or null if the server has none. */
+  private static JsonNode bean(HttpClient http, URI uri) throws IOException, InterruptedException {
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
+        HttpResponse.BodyHandlers.ofString());
+    JsonNode beans = JSON.readTree(response.body()).path("beans");
+    return response.statusCode() != 200 || beans.isEmpty() ? null : beans.get(0);
   }
 
   /**

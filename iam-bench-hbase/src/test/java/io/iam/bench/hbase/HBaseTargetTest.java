@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.iam.bench.load.EngineCounters;
 import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadMetrics;
 import io.iam.bench.load.LoadTargets;
@@ -220,6 +221,38 @@ class HBaseTargetTest {
       long serverFlushed = ((Number) jmx.getAttribute(server, "flushedOutputBytes")).longValue();
       long serverCompacted = ((Number) jmx.getAttribute(server, "compactedOutputBytes")).longValue();
       assertTrue(serverFlushed > 0 && serverCompacted > 0, serverFlushed + " " + serverCompacted);
+    }
+  }
+
+  /**
+   * What {@code iam load} prints after each phase: HBase's own counts of held-back writes for every
+   * engine, and for IAM's engine the tree's shape as its MBean shows it.
+   */
+  @Test
+  void theReportHasHBasesHeldBackWritesAndTheTreesShape() throws Exception {
+    LoadConfig config = LoadConfig.defaults(HBaseTarget.NAME, MEMTABLE, CACHE)
+        .withEngineOptions(Map.of("tree", "iam", "node-capacity", "256KiB", "fanout", "3"));
+    try (HBaseTarget target = HBaseTarget.open(tmp, config)) {
+      java.util.Random random = new java.util.Random(11);
+      for (int i = 0; i < 4_000; i++) {
+        byte[] value = new byte[1_000];
+        random.nextBytes(value);
+        target.put(String.format("key%05d", random.nextInt(100_000)).getBytes(StandardCharsets.UTF_8), value);
+      }
+      target.settle();
+      Map<String, Number> p = target.properties();
+      io.iam.hbase.engine.StoreTree tree = io.iam.hbase.engine.IamStores.get().getStores().stream()
+          .filter(t -> t.getStore().startsWith(target.table().getNameAsString() + "/")).findFirst().orElseThrow();
+      assertTrue(tree.getDepth() >= 2, "a load of about 16 node capacities makes a second level: " + tree.getDepth());
+      assertEquals(tree.getDepth(), p.get(EngineCounters.DEPTH).intValue(), p.toString());
+      assertEquals(tree.getMixedLevel(), p.get(EngineCounters.MIXED_LEVEL).intValue(), p.toString());
+      assertEquals(tree.getNodesPerLevel().get(0).longValue(), p.get("level.1.nodes").longValue(), p.toString());
+      assertEquals(tree.getHfilesPerLevel().get(1).longValue(), p.get("level.2.sequences").longValue(), p.toString());
+      assertEquals(tree.getFlushWaitMillis() * 1000, p.get(EngineCounters.FLUSH_WAIT_MICROS).longValue(), p.toString());
+      assertTrue(p.get(EngineCounters.HBASE_UPDATES_BLOCKED_MICROS).longValue() >= 0, p.toString());
+      assertTrue(p.get(EngineCounters.HBASE_BLOCKED_REQUESTS).longValue() >= 0, p.toString());
+      EngineCounters picked = EngineCounters.of(p);
+      assertEquals(tree.getDepth(), picked.levels().size(), picked.toString());
     }
   }
 

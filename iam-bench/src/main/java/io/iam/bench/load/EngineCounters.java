@@ -33,16 +33,19 @@ import java.util.regex.Pattern;
  *   <li>{@value #STALL_MICROS}: the time writers stood still waiting for background work, so far
  *       (IAM's stores: a full memtable with no room for another; RocksDB's {@code STALL_MICROS}
  *       ticker, which counts its stops and delays together), and {@value #SLOWDOWN_MICROS}: the
- *       time IAM's stores delayed writers while level 0 was near its limit.
+ *       time IAM's stores delayed writers while level 0 was near its limit;
+ *   <li>in HBase, the writes the region servers held back, by HBase's own metrics: {@value
+ *       #HBASE_UPDATES_BLOCKED_MICROS} and {@value #HBASE_BLOCKED_REQUESTS}; and for IAM's store
+ *       engine {@value #FLUSH_WAIT_MICROS}, the time memstore flushes waited for the tree.
  * </ul>
  *
  * @param values the counters found, in the order above, levels ascending
  */
 public record EngineCounters(Map<String, Number> values) {
 
-  static final String DEPTH = "tree.depth";
-  static final String MIXED_LEVEL = "tree.mixed-level";
-  static final String MAX_SEQUENCES = "tree.max-sequences";
+  public static final String DEPTH = "tree.depth";
+  public static final String MIXED_LEVEL = "tree.mixed-level";
+  public static final String MAX_SEQUENCES = "tree.max-sequences";
   static final String SCAN_COUNT = "scan.count";
   static final String SCAN_SEQUENCES = "scan.sequences";
   static final String SCAN_UNCACHED = "scan.uncached-sequences";
@@ -50,6 +53,12 @@ public record EngineCounters(Map<String, Number> values) {
   static final String STALL_MICROS = "stall.micros";
   static final String SLOWDOWN_MICROS = "slowdown.micros";
   static final String PROTECTED_OVERFLOWS = "block-cache.protected-overflows";
+  /** HBase's {@code updatesBlockedTime}: updates waited for the global memstore, in microseconds. */
+  public static final String HBASE_UPDATES_BLOCKED_MICROS = "hbase.updates-blocked.micros";
+  /** HBase's {@code blockedRequestCount}: writes a region refused while its memstore was over its blocking size. */
+  public static final String HBASE_BLOCKED_REQUESTS = "hbase.blocked-requests";
+  /** IAM's HBase store engine: the time memstore flushes waited for level 1 of the tree, in microseconds. */
+  public static final String FLUSH_WAIT_MICROS = "flush-wait.micros";
 
   /** The block cache's counters, and for IAM's pool those of its protected part. */
   static final List<String> CACHE_COUNTERS = List.of("block-cache.hits", "block-cache.misses",
@@ -95,6 +104,9 @@ public record EngineCounters(Map<String, Number> values) {
     }
     pick(properties, STALL_MICROS, picked);
     pick(properties, SLOWDOWN_MICROS, picked);
+    for (String key : List.of(HBASE_UPDATES_BLOCKED_MICROS, HBASE_BLOCKED_REQUESTS, FLUSH_WAIT_MICROS)) {
+      pick(properties, key, picked);
+    }
     return new EngineCounters(picked);
   }
 

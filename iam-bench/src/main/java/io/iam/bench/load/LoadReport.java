@@ -84,6 +84,13 @@ final class LoadReport {
     addIfPresent(tree, "depth %s", e.get(EngineCounters.DEPTH));
     seconds(tree, "writers stalled %.1f s", e.get(EngineCounters.STALL_MICROS));
     seconds(tree, "slowed %.1f s", e.get(EngineCounters.SLOWDOWN_MICROS));
+    // HBase's own figures are shown even when zero: "nothing was held back" is the news.
+    Number blocked = e.get(EngineCounters.HBASE_UPDATES_BLOCKED_MICROS);
+    if (blocked != null) {
+      tree.add(f("HBase updatesBlockedTime %.1f s", blocked.doubleValue() / 1e6));
+    }
+    addIfPresent(tree, "HBase blockedRequestCount %s", e.get(EngineCounters.HBASE_BLOCKED_REQUESTS));
+    seconds(tree, "memstore flushes waited for the tree %.1f s", e.get(EngineCounters.FLUSH_WAIT_MICROS));
     e.sequencesPerScan().ifPresent(s -> tree.add(f("%.2f sequences per scan", s)));
     e.uncachedSequencesPerScan().ifPresent(s -> {
       tree.add(f("%.2f of them uncached", s));

@@ -55,6 +55,18 @@ class EngineCountersTest {
   }
 
   @Test
+  void picksHBasesHeldBackWritesAfterTheWritersWaits() {
+    Map<String, Number> properties = new TreeMap<>(Map.of("flush-wait.micros", 7L, "hbase.blocked-requests", 0L,
+        "hbase.updates-blocked.micros", 0L, "stall.micros", 1L, "hbase.other", 2));
+
+    EngineCounters e = EngineCounters.of(properties);
+
+    assertEquals(List.of("stall.micros", "hbase.updates-blocked.micros", "hbase.blocked-requests", "flush-wait.micros"),
+        List.copyOf(e.values().keySet()));
+    assertEquals(0L, e.get(EngineCounters.HBASE_BLOCKED_REQUESTS), "a zero is kept: nothing was held back");
+  }
+
+  @Test
   void absentKeysAreNoError() {
     EngineCounters none = EngineCounters.of(Map.of("flush.count", 3));
     assertTrue(none.values().isEmpty());
