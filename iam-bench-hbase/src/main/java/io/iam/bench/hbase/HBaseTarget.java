@@ -8,6 +8,12 @@ import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadMetrics;
 import io.iam.bench.load.LoadTarget;
 import io.iam.bench.load.SettleWaiter;
+import io.iam.core.policy.MergePolicies;
+import io.iam.core.policy.MergePolicy;
+import io.iam.core.sim.Accounting;
+import io.iam.core.sim.ReplayedFlushes;
+import io.iam.core.sim.SimulationResult;
+import io.iam.core.sim.Simulator;
 import io.iam.hbase.compaction.IamCompactionPolicy;
 import io.iam.hbase.engine.EngineSettings;
 import io.iam.hbase.engine.IamStoreFileManager;
@@ -451,10 +457,34 @@ public final class HBaseTarget implements LoadTarget {
       if (iam) {
         p.put(EngineCounters.FLUSH_WAIT_MICROS, waitMillis * 1000);
       }
+      simulatedBeside(p);
     }
     p.put(EngineCounters.HBASE_UPDATES_BLOCKED_MICROS, blocked.updatesBlockedMillis() * 1000);
     p.put(EngineCounters.HBASE_BLOCKED_REQUESTS, blocked.blockedRequests());
     return p;
+  }
+
+  /**
+   * For a table of one region run by one of IAM's stack policies: the bytes it wrote over the bytes
+   * it flushed, and the simulator's figure for the same policy replaying the same flushes (each
+   * flushed, then merged, as HBase writes them).
+   */
+  private void simulatedBeside(Map<String, Number> p) {
+    List<HRegion> regions = MiniCluster.regions(name);
+    if (regions.size() != 1) {
+      return;
+    }
+    CompactionPolicy policy = regions.get(0).getStore(FAMILY).getStoreEngine().getCompactionPolicy();
+    List<Long> flushes = StoreWriteStats.flushLengths(name.getNameAsString(), Bytes.toString(FAMILY));
+    if (!(policy instanceof IamCompactionPolicy iam) || iam.kernelPolicy() == null || flushes.isEmpty()) {
+      return;
+    }
+    MergePolicy kernel = MergePolicies.create(iam.kernelPolicy().name(), iam.kernelPolicy().options().asStrings());
+    SimulationResult sim = new Simulator(kernel, new ReplayedFlushes("HBase", flushes, null),
+        Accounting.FLUSH_THEN_MERGE, flushes.size(), null).run(flushes.size());
+    StoreWriteStats.Snapshot s = written();
+    p.put(EngineCounters.FLUSHED_WRITE_AMPLIFICATION, s.writeAmplification());
+    p.put(EngineCounters.SIMULATED_WRITE_AMPLIFICATION, sim.writeAmplification());
   }
 
   /** This table's stores run by IAM's engine, as its MBean shows them (mini cluster: this JVM). */

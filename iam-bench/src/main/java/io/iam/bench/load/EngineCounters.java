@@ -36,7 +36,9 @@ import java.util.regex.Pattern;
  *       time IAM's stores delayed writers while level 0 was near its limit;
  *   <li>in HBase, the writes the region servers held back, by HBase's own metrics: {@value
  *       #HBASE_UPDATES_BLOCKED_MICROS} and {@value #HBASE_BLOCKED_REQUESTS}; and for IAM's store
- *       engine {@value #FLUSH_WAIT_MICROS}, the time memstore flushes waited for the tree.
+ *       engine {@value #FLUSH_WAIT_MICROS}, the time memstore flushes waited for the tree; for a stack
+ *       policy, {@value #FLUSHED_WRITE_AMPLIFICATION} beside {@value #SIMULATED_WRITE_AMPLIFICATION},
+ *       the simulator's figure for the same flushes.
  * </ul>
  *
  * @param values the counters found, in the order above, levels ascending
@@ -57,6 +59,10 @@ public record EngineCounters(Map<String, Number> values) {
   public static final String HBASE_UPDATES_BLOCKED_MICROS = "hbase.updates-blocked.micros";
   /** HBase's {@code blockedRequestCount}: writes a region refused while its memstore was over its blocking size. */
   public static final String HBASE_BLOCKED_REQUESTS = "hbase.blocked-requests";
+  /** Bytes the store wrote (flushes and compactions) over the bytes it flushed. */
+  public static final String FLUSHED_WRITE_AMPLIFICATION = "flushed.write-amplification";
+  /** The simulator's write amplification for the same policy on the same flushes (flushed, then merged). */
+  public static final String SIMULATED_WRITE_AMPLIFICATION = "simulated.write-amplification";
   /** IAM's HBase store engine: the time memstore flushes waited for level 1 of the tree, in microseconds. */
   public static final String FLUSH_WAIT_MICROS = "flush-wait.micros";
 
@@ -104,7 +110,8 @@ public record EngineCounters(Map<String, Number> values) {
     }
     pick(properties, STALL_MICROS, picked);
     pick(properties, SLOWDOWN_MICROS, picked);
-    for (String key : List.of(HBASE_UPDATES_BLOCKED_MICROS, HBASE_BLOCKED_REQUESTS, FLUSH_WAIT_MICROS)) {
+    for (String key : List.of(HBASE_UPDATES_BLOCKED_MICROS, HBASE_BLOCKED_REQUESTS, FLUSH_WAIT_MICROS,
+        FLUSHED_WRITE_AMPLIFICATION, SIMULATED_WRITE_AMPLIFICATION)) {
       pick(properties, key, picked);
     }
     return new EngineCounters(picked);

@@ -91,6 +91,13 @@ final class LoadReport {
     }
     addIfPresent(tree, "HBase blockedRequestCount %s", e.get(EngineCounters.HBASE_BLOCKED_REQUESTS));
     seconds(tree, "memstore flushes waited for the tree %.1f s", e.get(EngineCounters.FLUSH_WAIT_MICROS));
+    Number flushedWa = e.get(EngineCounters.FLUSHED_WRITE_AMPLIFICATION);
+    Number simulatedWa = e.get(EngineCounters.SIMULATED_WRITE_AMPLIFICATION);
+    if (flushedWa != null && simulatedWa != null) {
+      tree.add(f("wrote %.2f x its flushed bytes where the simulator writes %.2f on the same flushes (%+.1f%%)",
+          flushedWa.doubleValue(), simulatedWa.doubleValue(),
+          100 * (flushedWa.doubleValue() / simulatedWa.doubleValue() - 1)));
+    }
     e.sequencesPerScan().ifPresent(s -> tree.add(f("%.2f sequences per scan", s)));
     e.uncachedSequencesPerScan().ifPresent(s -> {
       tree.add(f("%.2f of them uncached", s));

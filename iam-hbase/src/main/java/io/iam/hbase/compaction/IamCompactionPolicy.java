@@ -1,6 +1,6 @@
 package io.iam.hbase.compaction;
 
-import io.iam.core.policy.FlushLedger;
+import io.iam.core.policy.MergeSchedule;
 import io.iam.core.policy.MergePlan;
 import io.iam.core.policy.MergePolicy;
 import io.iam.core.policy.StoredComponent;
@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreConfigInformation;
 import org.apache.hadoop.hbase.regionserver.StoreUtils;
@@ -29,15 +30,20 @@ import org.slf4j.LoggerFactory;
  * can be set cluster-wide, per table or per column family.
  *
  * <p>It extends {@link RatioBasedCompactionPolicy} because the default store engine casts its
- * policy to that class. It only translates: the store files become a {@code StackSnapshot}
- * through a per-store {@link FlushLedger}, the kernel's plan becomes a {@link
- * CompactionRequestImpl} over the same contiguous files. HBase's own rules stay HBase's:
+ * policy to that class. It only translates: the store files go to a per-store {@link
+ * MergeSchedule}, which has the kernel policy decide once after every flush, on the stack the cost
+ * model has (merges it decided before counted as done), and keeps the merges it decided until HBase
+ * runs them; each becomes a {@link CompactionRequestImpl} over the same contiguous files. So HBase
+ * runs the merges the model makes for the same flushes, even when flushes land while it merges.
+ * HBase's own rules stay HBase's:
  *
  * <ul>
  *   <li>major compactions (user-requested, periodic) and the compaction of reference files after a
  *       region split are selected by HBase's ratio-based logic, as they would be without us;
  *   <li>a minor compaction that takes every file of the store drops delete markers, as in HBase;
- *   <li>files already compacting are never selected (the kernel returns nothing while any are);
+ *   <li>files already compacting are never selected: a scheduled merge waits until its inputs are
+ *       written and free, and two disjoint merges may run at once (HBase's short and long
+ *       compaction threads);
  *   <li>when the store has as many files as {@code hbase.hstore.blockingStoreFiles} and the policy
  *       wants nothing, HBase's ratio-based selection runs, so writes are never blocked by us.
  * </ul>
@@ -53,7 +59,7 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
 
   /** The kernel policy, or null when the configuration was invalid. */
   private final MergePolicy policy;
-  private final FlushLedger ledger;
+  private final MergeSchedule schedule;
   private final String storeName;
 
   public IamCompactionPolicy(Configuration conf, StoreConfigInformation store) {
@@ -75,7 +81,10 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
           + " until it is fixed: {}", storeName, e.getMessage());
     }
     this.policy = chosen;
-    this.ledger = new FlushLedger(store == null ? 128L << 20 : store.getMemStoreFlushSize());
+    this.schedule = new MergeSchedule(store == null ? 128L << 20 : store.getMemStoreFlushSize());
+    if (chosen != null && store instanceof HStore hstore) {
+      ScheduledMergeRequester.get().watch(hstore, schedule);
+    }
   }
 
   /**
@@ -93,6 +102,11 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
         + " merge, so writes would block; set it to at least " + (k + 2));
   }
 
+  /** The merges this store's policy decided and HBase has not run yet, and how it got there. */
+  public MergeSchedule schedule() {
+    return schedule;
+  }
+
   /** The kernel policy this store runs, or null if its configuration was invalid. */
   public MergePolicy kernelPolicy() {
     return policy;
@@ -108,7 +122,11 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
           candidateFiles, filesCompacting, isUserCompaction, mayUseOffPeak, forceMajor);
     }
     List<HStoreFile> files = new ArrayList<>(candidateFiles);
-    MergePlan plan = ledger.decide(policy, views(files, filesCompacting), true, isUserCompaction);
+    List<StoredComponent> views = views(files, filesCompacting);
+    MergePlan plan = schedule.next(policy, views);
+    if (plan.isNone() && isUserCompaction) {
+      plan = schedule.decideNow(policy, views);
+    }
     if (plan.isNone()) {
       boolean stuck = files.size() - filesCompacting.size() + (filesCompacting.isEmpty() ? 0 : 1)
           >= storeConfigInfo.getBlockingFileCount();
@@ -125,7 +143,9 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
     request.setOffPeak(false);
     // Taking every file of the store lets the compaction drop delete markers, as HBase does.
     request.setIsMajor(false, selected.size() == files.size());
-    LOG.debug("Store {}: {} chose {} of {} files", storeName, policy.name(), plan, files.size());
+    LOG.debug("Store {}: {} chose {} of {} files; {} more merges scheduled, {} decisions, {} restarts ({})",
+        storeName, policy.name(), plan, files.size(), schedule.scheduled() - 1, schedule.decisions(),
+        schedule.restarts(), schedule.lastRestart());
     return request;
   }
 
@@ -136,7 +156,7 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
       return super.needsCompaction(storeFiles, filesCompacting);
     }
     List<HStoreFile> files = new ArrayList<>(storeFiles);
-    return !ledger.decide(policy, views(files, filesCompacting), false, false).isNone();
+    return !schedule.next(policy, views(files, filesCompacting)).isNone();
   }
 
   private static List<StoredComponent> views(List<HStoreFile> files, List<HStoreFile> compacting) {

@@ -64,6 +64,11 @@ public final class StoreWriteStats {
   private long compactedBytes;
   private final ArrayDeque<FileCountSample> samples = new ArrayDeque<>();
   private final List<Long> levelBytes = new java.util.ArrayList<>();
+  /** Every flushed file's length, in order, up to {@link #MAX_FLUSH_LENGTHS}. */
+  private final List<Long> flushLengths = new java.util.ArrayList<>();
+
+  /** How many flushed files' lengths a store keeps, in order (later ones are not kept). */
+  public static final int MAX_FLUSH_LENGTHS = 1 << 20;
 
   private StoreWriteStats() {}
 
@@ -78,6 +83,9 @@ public final class StoreWriteStats {
   synchronized void flushed(long bytes, int level, int storeFiles, long now) {
     flushes++;
     flushedBytes += bytes;
+    if (flushLengths.size() < MAX_FLUSH_LENGTHS) {
+      flushLengths.add(bytes);
+    }
     written(level, bytes);
     sample(now, storeFiles);
   }
@@ -144,6 +152,27 @@ public final class StoreWriteStats {
     }
     samples.sort(java.util.Comparator.comparingLong(FileCountSample::timeMillis));
     return new Snapshot(mf, f, fb, c, cb, samples, levels);
+  }
+
+  /**
+   * The lengths of the files {@code table}'s {@code family} flushed, in order, if the table has one
+   * store in this process and it kept them all (so a simulator can replay the same flushes); empty
+   * otherwise.
+   */
+  public static List<Long> flushLengths(String table, String family) {
+    List<StoreWriteStats> stores = new java.util.ArrayList<>();
+    STORES.forEach((id, stats) -> {
+      if (id.table().equals(table) && id.family().equals(family)) {
+        stores.add(stats);
+      }
+    });
+    if (stores.size() != 1) {
+      return List.of();
+    }
+    synchronized (stores.get(0)) {
+      StoreWriteStats only = stores.get(0);
+      return only.flushLengths.size() == only.flushes ? List.copyOf(only.flushLengths) : List.of();
+    }
   }
 
   /** Forgets every store (between tests). */
