@@ -29,13 +29,22 @@ class HBasePresetsTest {
     Map<String, String> iam = HBaseOptions.parse(HBaseTargetProvider.PRESETS.get("hbase-iam").apply(ONE_MIB))
         .familyConfiguration();
     assertEquals("iam", iam.get("iam.engine.tree"));
-    assertEquals("1048576", iam.get("iam.engine.node-capacity"), "C_t is the memtable size");
+    assertEquals("1048576", iam.get("iam.engine.node-capacity"), "10 nodes of 2 MiB would not fit in 4 MiB");
     assertEquals("io.iam.hbase.engine.IamStoreEngine", iam.get("hbase.hstore.engine.class"));
 
     Map<String, String> binomial = HBaseOptions.parse(
         HBaseTargetProvider.PRESETS.get("hbase-binomial").apply(ONE_MIB)).familyConfiguration();
     assertEquals("binomial", binomial.get("iam.compaction.policy"));
     assertEquals("6", binomial.get("iam.compaction.max-components"));
+  }
+
+  @Test
+  void nodesGrowWhileLevelOneFitsInHalfTheCache() {
+    assertEquals(1L << 20, HBaseTargetProvider.nodeCapacity(LoadConfig.defaults("hbase-iam", 1L << 20, 32L << 20)));
+    assertEquals(8L << 20, HBaseTargetProvider.nodeCapacity(LoadConfig.defaults("hbase-iam", 1L << 20, 170L << 20)));
+    assertEquals(16L << 20, HBaseTargetProvider.nodeCapacity(LoadConfig.defaults("hbase-iam", 1L << 20, 320L << 20)));
+    assertEquals(4L << 20, HBaseTargetProvider.nodeCapacity(LoadConfig.defaults("hbase-iam", 4L << 20, 16L << 20)),
+        "never below the memtable");
   }
 
   @Test
