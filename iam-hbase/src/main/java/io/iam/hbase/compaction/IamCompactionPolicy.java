@@ -83,7 +83,7 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
     this.policy = chosen;
     this.schedule = new MergeSchedule(store == null ? 128L << 20 : store.getMemStoreFlushSize());
     if (chosen != null && store instanceof HStore hstore) {
-      ScheduledMergeRequester.get().watch(hstore, schedule);
+      PendingWorkRequester.get().watch(hstore, () -> schedule.scheduled() > 0);
     }
   }
 

@@ -7,6 +7,7 @@ import io.iam.core.tree.layout.NodePlan;
 import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.Target;
 import io.iam.core.option.InvalidOptionsException;
+import io.iam.hbase.compaction.PendingWorkRequester;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,7 @@ public class IamStoreEngine
     String name = store.getTableName().getNameAsString() + "/" + store.getRegionInfo().getEncodedName() + "/"
         + store.getColumnFamilyName();
     IamStores.get().add(files, () -> treeView(name, policy, files));
+    PendingWorkRequester.get().watch(store, files::pendingWork);
     LOG.info("store {}: IAM store engine {}; memstore flushes wait only while a level-1 node holds {} x C_t"
         + " (hbase.hstore.blockingStoreFiles={} caps the file count HBase sees otherwise)", name, settings,
         FlushPlanner.LEVEL_ONE_HARD_LIMIT, store.getBlockingFileCount());
