@@ -47,6 +47,8 @@ class ClusterUnderLoadTest {
   private static final byte[] COLUMN = Bytes.toBytes("q");
   private static final byte[][] SPLITS = {Bytes.toBytes("row-3"), Bytes.toBytes("row-6"), Bytes.toBytes("row-9"),
       Bytes.toBytes("row-c"), Bytes.toBytes("row-e")};
+  /** Where the split-and-merge rounds split: inside the first region, then inside each of the others. */
+  private static final String[] SPLIT_POINTS = {"row-18", "row-48", "row-78", "row-a8", "row-d8"};
   private static final Map<String, String> SMALL_TREE = Map.of(StoreEngine.STORE_ENGINE_CLASS_KEY,
       IamStoreEngine.class.getName(), EngineSettings.PREFIX + "fanout", "3", EngineSettings.PREFIX + "node-capacity",
       "96KiB");
@@ -159,6 +161,23 @@ class ClusterUnderLoadTest {
     }));
   }
 
+  /**
+   * Waits until no region of {@code t} holds reference files (a region holding them can neither split
+   * nor merge): the trees adopt them first, unplaced files going before any other step, while the
+   * load goes on.
+   */
+  private static void adoptReferences(TableName t) throws Exception {
+    MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
+    for (HRegion r : regions(t)) {
+      cluster.getRegionServer(cluster.getServerWith(r.getRegionInfo().getRegionName())).getCompactSplitThread()
+          .requestSystemCompaction(r, "test: adopt references");
+    }
+    MiniHBase.util().waitFor(120_000, 200, () -> regions(t).stream().noneMatch(r -> r.getStore(FAMILY).hasReferences()));
+    for (HRegion r : regions(t)) {
+      r.getStore(FAMILY).closeAndArchiveCompactedFiles();
+    }
+  }
+
   /** The tree of every IAM store of the table, by region. */
   private static Map<String, List<String>> trees(TableName t) {
     Map<String, List<String>> out = new HashMap<>();
@@ -248,31 +267,30 @@ class ClusterUnderLoadTest {
     TableName t = table("iam_cluster_split", SMALL_TREE, true);
     Admin admin = MiniHBase.util().getAdmin();
     Loader loader = new Loader(t);
+    int rounds = Integer.getInteger("iam.cluster.splits", 1);
     try {
       loader.awaitMore(3000);
-      HRegion first = regions(t).stream().filter(r -> r.getRegionInfo().getStartKey().length == 0).findFirst()
-          .orElseThrow();
-      admin.splitRegionAsync(first.getRegionInfo().getRegionName(), Bytes.toBytes("row-18")).get();
-      MiniHBase.util().waitFor(120_000, 200, () -> regions(t).size() == 7);
-      loader.awaitMore(1500);
-      awaitOnline(t);
-      // A region holding references cannot merge: its tree adopts them first (unplaced files go
-      // before any other step), while the load goes on.
-      MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
-      for (HRegion r : regions(t)) {
-        cluster.getRegionServer(cluster.getServerWith(r.getRegionInfo().getRegionName())).getCompactSplitThread()
-            .requestSystemCompaction(r, "test: adopt references");
+      for (int round = 0; round < rounds; round++) {
+        // A region splits in the middle of its keys, then two neighbours (another pair each round) merge.
+        byte[] point = Bytes.toBytes(SPLIT_POINTS[round % SPLIT_POINTS.length]);
+        HRegion parent = regions(t).stream().filter(r -> r.getRegionInfo().containsRow(point)).findFirst()
+            .orElseThrow();
+        int before = regions(t).size();
+        admin.splitRegionAsync(parent.getRegionInfo().getRegionName(), point).get();
+        MiniHBase.util().waitFor(120_000, 200, () -> regions(t).size() == before + 1);
+        loader.awaitMore(1500);
+        awaitOnline(t);
+        adoptReferences(t);
+        List<HRegion> sorted = new ArrayList<>(regions(t));
+        sorted.sort((a, b) -> Bytes.compareTo(a.getRegionInfo().getStartKey(), b.getRegionInfo().getStartKey()));
+        int left = (2 + round) % (sorted.size() - 1);
+        admin.mergeRegionsAsync(new byte[][] {sorted.get(left).getRegionInfo().getEncodedNameAsBytes(),
+            sorted.get(left + 1).getRegionInfo().getEncodedNameAsBytes()}, false).get();
+        MiniHBase.util().waitFor(120_000, 200, () -> regions(t).size() == before);
+        loader.awaitMore(1500);
+        awaitOnline(t);
+        adoptReferences(t);
       }
-      MiniHBase.util().waitFor(120_000, 200, () -> regions(t).stream().noneMatch(r -> r.getStore(FAMILY).hasReferences()));
-      for (HRegion r : regions(t)) {
-        r.getStore(FAMILY).closeAndArchiveCompactedFiles();
-      }
-      List<HRegion> sorted = new ArrayList<>(regions(t));
-      sorted.sort((a, b) -> Bytes.compareTo(a.getRegionInfo().getStartKey(), b.getRegionInfo().getStartKey()));
-      admin.mergeRegionsAsync(new byte[][] {sorted.get(2).getRegionInfo().getEncodedNameAsBytes(),
-          sorted.get(3).getRegionInfo().getEncodedNameAsBytes()}, false).get();
-      MiniHBase.util().waitFor(120_000, 200, () -> regions(t).size() == 6);
-      loader.awaitMore(1500);
     } finally {
       loader.close();
     }
