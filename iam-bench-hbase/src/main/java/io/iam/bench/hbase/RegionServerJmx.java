@@ -43,10 +43,7 @@ final class RegionServerJmx {
    * @param perServer {@code host:port -> flushed/compacted} as read
    * @param problems servers that could not be read, and why
    */
-  record Written(long flushed, long compacted, Blocked blocked, List<String> perServer, List<String> problems) {
-    /** Nothing read yet. */
-    static final Written NONE = new Written(0, 0, Blocked.NONE, List.of(), List.of());
-  }
+  record Written(long flushed, long compacted, Blocked blocked, List<String> perServer, List<String> problems) {}
 
   /** HBase's own server-wide metrics of writes held back (bean {@value #SERVER_BEAN}). */
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
@@ -60,7 +57,6 @@ final class RegionServerJmx {
    *     memstore was over its blocking size (the client retries them)
    */
   record Blocked(long updatesBlockedMillis, long blockedRequests) {
-    static final Blocked NONE = new Blocked(0, 0);
 
     /** What was blocked since {@code before}. */
     Blocked since(Blocked before) {

@@ -291,7 +291,7 @@ public final class IamStoreFileManager implements StoreFileManager {
       stop = t;
     }
     List<HStoreFile> files = new ArrayList<>(s.layout().filesFor(start, stop));
-    files.sort(ORDER);
+    files.sort(Comparator.comparing(s.known()::get, Known.ORDER)); // keys read once, not per Get
     return files;
   }
 

@@ -64,11 +64,8 @@ public final class StoreWriteStats {
   private long compactedBytes;
   private final ArrayDeque<FileCountSample> samples = new ArrayDeque<>();
   private final List<Long> levelBytes = new java.util.ArrayList<>();
-  /** Every flushed file's length, in order, up to {@link #MAX_FLUSH_LENGTHS}. */
-  private final List<Long> flushLengths = new java.util.ArrayList<>();
-
-  /** How many flushed files' lengths a store keeps, in order (later ones are not kept). */
-  public static final int MAX_FLUSH_LENGTHS = 1 << 20;
+  /** The first {@link #MAX_SAMPLES} flushed files' lengths, in order; later ones are not kept. */
+  private long[] flushLengths = new long[64];
 
   private StoreWriteStats() {}
 
@@ -83,8 +80,11 @@ public final class StoreWriteStats {
   synchronized void flushed(long bytes, int level, int storeFiles, long now) {
     flushes++;
     flushedBytes += bytes;
-    if (flushLengths.size() < MAX_FLUSH_LENGTHS) {
-      flushLengths.add(bytes);
+    if (flushes <= MAX_SAMPLES) {
+      if (flushes > flushLengths.length) {
+        flushLengths = java.util.Arrays.copyOf(flushLengths, Math.min(MAX_SAMPLES, 2 * flushLengths.length));
+      }
+      flushLengths[(int) flushes - 1] = bytes;
     }
     written(level, bytes);
     sample(now, storeFiles);
@@ -156,8 +156,8 @@ public final class StoreWriteStats {
 
   /**
    * The lengths of the files {@code table}'s {@code family} flushed, in order, if the table has one
-   * store in this process and it kept them all (so a simulator can replay the same flushes); empty
-   * otherwise.
+   * store in this process and it flushed at most {@link #MAX_SAMPLES} files (so a simulator can
+   * replay the same flushes); empty otherwise.
    */
   public static List<Long> flushLengths(String table, String family) {
     List<StoreWriteStats> stores = new java.util.ArrayList<>();
@@ -171,7 +171,8 @@ public final class StoreWriteStats {
     }
     synchronized (stores.get(0)) {
       StoreWriteStats only = stores.get(0);
-      return only.flushLengths.size() == only.flushes ? List.copyOf(only.flushLengths) : List.of();
+      return only.flushes > MAX_SAMPLES ? List.of()
+          : java.util.Arrays.stream(only.flushLengths, 0, (int) only.flushes).boxed().toList();
     }
   }
 
