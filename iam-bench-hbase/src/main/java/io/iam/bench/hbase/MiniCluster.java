@@ -136,6 +136,7 @@ final class MiniCluster {
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
     // Without Hadoop's native library the local file system forks chmod for every file it creates.
     conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    conf.set("hbase.hstore.checksum.algorithm", "CRC32");
     try {
       u.startMiniZKCluster();
       u.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(1).build());

@@ -3,6 +3,7 @@ package io.iam.hbase.engine;
 import io.iam.core.tree.iam.FlushPlanner;
 import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.layout.Backlog;
+import io.iam.core.tree.layout.Claim;
 import io.iam.core.tree.layout.NodePlan;
 import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.Target;
@@ -10,7 +11,13 @@ import io.iam.core.option.InvalidOptionsException;
 import io.iam.hbase.compaction.PendingWorkRequester;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.CellComparator;
@@ -32,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Flushes write level 1 ({@link IamStoreFlusher}); each compaction is one tree step planned by
  * iam-core's kernel ({@link IamTreePolicy}) and written by {@link IamCompactor}; the store's files
- * and tree are kept by {@link IamStoreFileManager}. One compaction runs per store at a time.
+ * and tree are kept by {@link IamStoreFileManager}. Steps on disjoint nodes run side by side (the
+ * planner is given the running steps' {@link Claim}s); a step that changes the tree as a whole
+ * runs alone.
  *
  * <p>A bad {@code iam.engine.*} value does not keep the region from opening: the store logs an
  * error naming the property and runs with the defaults (the master's validator should have
@@ -43,6 +52,12 @@ public class IamStoreEngine
 
   private static final Logger LOG = LoggerFactory.getLogger(IamStoreEngine.class);
   private HStore store;
+  /**
+   * The steps selected and not known to have ended, with what each holds. A step has ended once
+   * none of its files is compacting any more (HBase removes them after the commit, or when the
+   * request is cancelled); {@link TreeStep#select} drops those entries.
+   */
+  private final Map<TreeStep, Claim> running = new ConcurrentHashMap<>();
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator) throws IOException {
@@ -116,9 +131,41 @@ public class IamStoreEngine
     }
   }
 
+  /**
+   * The claims of the steps whose files are compacting; empty if some compacting files belong to no
+   * step of this engine (a store that was compacting before, or a host path that bypassed {@link
+   * TreeStep}), which then holds the whole tree.
+   */
+  private List<Claim> claimsOf(Collection<HStoreFile> filesCompacting) {
+    List<Claim> claims = new ArrayList<>();
+    Set<HStoreFile> covered = new HashSet<>();
+    for (Map.Entry<TreeStep, Claim> e : running.entrySet()) {
+      List<HStoreFile> inputs = e.getKey().plan.inputs();
+      if (!Collections.disjoint(inputs, filesCompacting)) {
+        claims.add(e.getValue());
+        covered.addAll(inputs);
+      }
+    }
+    if (!covered.containsAll(filesCompacting)) {
+      return List.of(Claim.WHOLE);
+    }
+    return claims;
+  }
+
+  /**
+   * Whether a step can start now: one the tree has, on nodes no running step holds. HBase runs
+   * steps of one store side by side in its compaction pools (small and large), so a level-1 step
+   * need not wait for a deep merge.
+   */
   @Override
   public boolean needsCompaction(List<HStoreFile> filesCompacting) {
-    return filesCompacting.isEmpty() && storeFileManager.pendingWork();
+    if (filesCompacting.isEmpty()) {
+      return storeFileManager.pendingWork();
+    }
+    if (!storeFileManager.pendingWork()) {
+      return false;
+    }
+    return compactionPolicy.plan(storeFileManager.layout(), claimsOf(filesCompacting)).isPresent();
   }
 
   @Override
@@ -132,17 +179,27 @@ public class IamStoreEngine
 
     @Override
     public List<HStoreFile> preSelect(List<HStoreFile> filesCompacting) {
-      return filesCompacting.isEmpty() ? new ArrayList<>(storeFileManager.getStoreFiles()) : new ArrayList<>();
+      List<HStoreFile> free = new ArrayList<>(storeFileManager.getStoreFiles());
+      free.removeAll(filesCompacting);
+      return free;
     }
 
+    /** Called by HBase under the store's lock on its compacting files, so selections never overlap. */
     @Override
     public boolean select(List<HStoreFile> filesCompacting, boolean isUserCompaction, boolean mayUseOffPeak,
         boolean forceMajor) {
-      plan = filesCompacting.isEmpty() ? compactionPolicy.plan(storeFileManager.layout()).orElse(null) : null;
+      running.keySet().removeIf(step -> Collections.disjoint(step.plan.inputs(), filesCompacting)); // ended
+      TreeLayout<HStoreFile> layout = storeFileManager.layout();
+      plan = compactionPolicy.plan(layout, claimsOf(filesCompacting)).orElse(null);
+      if (plan != null && !Collections.disjoint(plan.inputs(), filesCompacting)) {
+        LOG.error("store {}: tree step {} reads files a running step compacts; not started", store, plan);
+        plan = null;
+      }
       if (plan == null) {
         request = new CompactionRequestImpl(new ArrayList<>());
         return false;
       }
+      running.put(this, compactionPolicy.planner().claim(layout, plan));
       request = new CompactionRequestImpl(plan.inputs());
       boolean allFiles = plan.inputs().size() == storeFileManager.hfileCount();
       request.setIsMajor(false, allFiles);
@@ -157,6 +214,7 @@ public class IamStoreEngine
       super.forceSelect(forced);
       plan = new NodePlan<>("forced", List.copyOf(forced.getFiles()), List.of(Target.unplaced()),
           Math.max(1, storeFileManager.layout().depth()), null);
+      running.put(this, Claim.WHOLE);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.iam.core.tree.layout.Rows;
 import io.iam.core.tree.layout.Sequence;
 import io.iam.core.tree.layout.TreeLayout;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.hadoop.hbase.Cell;
@@ -38,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * many HFiles by design (up to k per node, and thousands of nodes), and a Get opens only the files
  * on its row's path, so the raw count says nothing about whether the tree keeps up. This manager
  * therefore reports, as its file count, what HBase's blocking should weigh: the store's HFiles
- * capped at the blocking count while the tree keeps up, and above it while the tree's {@link
- * Backlog} says a memstore flush must wait (a level-1 node at twice its capacity with a step to
- * run: the embedded engine's rule). The true number of HFiles is {@link #getStoreFiles()}{@code
+ * capped at the blocking count while the tree keeps up. While the tree's {@link Backlog} says a
+ * memstore flush must wait (a level-1 node at twice its capacity with a step to run: the embedded
+ * engine's rule), the flusher waits itself, briefly ({@link #awaitRoomForFlush}); only at twice
+ * that ({@link #HBASE_BLOCKS_AT_PRESSURE}) does the count go above the blocking count. The true number of HFiles is {@link #getStoreFiles()}{@code
  * .size()}, and {@link #hfileCount()}. Compaction pressure is the backlog's level-1 pressure, so
  * HBase's throughput controller lifts its limit as level 1 nears the hard limit.
  *
@@ -63,6 +66,13 @@ public final class IamStoreFileManager implements StoreFileManager {
     static final Comparator<Known> ORDER = Comparator.comparingLong(Known::maxSequenceId).thenComparing(Known::name);
   }
 
+  /**
+   * Level 1's pressure (1 at the hard limit of 2 × C_t) from which HBase itself holds memstore
+   * flushes back: 3, a level-1 node at 4 × C_t. Reached only if the tree falls behind for longer
+   * than the flusher's bounded waits can absorb.
+   */
+  static final double HBASE_BLOCKS_AT_PRESSURE = 3.0;
+
   private final int blockingFileCount;
   private final AtomicLong stamps = new AtomicLong();
   private final Function<TreeLayout<HStoreFile>, Backlog> backlogs;
@@ -74,12 +84,17 @@ public final class IamStoreFileManager implements StoreFileManager {
   private volatile Work work = new Work(null, Backlog.SETTLED);
   /** @GuardedBy("this") HFile bytes written per level (index 0: files without a tag). */
   private final List<Long> writtenPerLevel = new ArrayList<>();
-  /** @GuardedBy("this") Time memstore flushes waited for the tree, up to the current wait. */
+  /**
+   * @GuardedBy("this") Time memstore flushes waited for the tree: in {@link #awaitRoomForFlush}, and
+   * while HBase was told to hold them back, up to the current hold.
+   */
   private long waitNanos;
-  /** @GuardedBy("this") When memstore flushes began to wait for the tree (System.nanoTime), or -1. */
-  private long waitingSince = -1;
-  /** @GuardedBy("this") How many times memstore flushes began to wait for the tree. */
+  /** @GuardedBy("this") Since when HBase is told to hold memstore flushes back (System.nanoTime), or -1. */
+  private long holdingSince = -1;
+  /** @GuardedBy("this") How many memstore flushes waited in {@link #awaitRoomForFlush}. */
   private long waitEpisodes;
+  /** @GuardedBy("this") How many times HBase was told to hold memstore flushes back. */
+  private long holdEpisodes;
 
   /**
    * @param blockingFileCount the store's {@code hbase.hstore.blockingStoreFiles}
@@ -144,17 +159,61 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   private void replace(Collection<HStoreFile> files) {
     state = state(files, state.known());
-    boolean mustWait = backlog().flushMustWait();
+    boolean hold = hbaseMustBlock();
     long now = System.nanoTime();
     synchronized (this) {
-      if (waitingSince >= 0 && !mustWait) {
-        waitNanos += now - waitingSince;
-        waitingSince = -1;
-      } else if (waitingSince < 0 && mustWait) {
-        waitingSince = now;
+      if (holdingSince >= 0 && !hold) {
+        waitNanos += now - holdingSince;
+        holdingSince = -1;
+      } else if (holdingSince < 0 && hold) {
+        holdingSince = now;
+        holdEpisodes++;
+      }
+      notifyAll(); // a memstore flush waiting for room looks again
+    }
+  }
+
+  /**
+   * Waits while a memstore flush must wait for the tree ({@link Backlog#flushMustWait}), at most
+   * {@code maxNanos}; wakes as soon as the files change. HBase's own way to hold a flush back (a
+   * file count above the blocking count) looks again only every {@code blockingWaitTime / 100}
+   * (900 ms by default), and the region refuses writes all that time; this wait ends when the
+   * step that frees level 1 commits.
+   *
+   * @return the nanoseconds waited
+   */
+  public long awaitRoomForFlush(long maxNanos) throws InterruptedIOException {
+    long start = System.nanoTime();
+    synchronized (this) {
+      if (backlog().flushMustWait()) {
         waitEpisodes++;
       }
+      while (backlog().flushMustWait()) {
+        long left = maxNanos - (System.nanoTime() - start);
+        if (left <= 0) {
+          break;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while a memstore flush waited for the tree");
+        }
+      }
+      long waited = System.nanoTime() - start;
+      waitNanos += waited;
+      return waited;
     }
+  }
+
+  /**
+   * Whether HBase should hold memstore flushes back itself: a level-1 node holds {@link
+   * #HBASE_BLOCKS_AT_PRESSURE} + 1 times C_t (twice the hard limit) and the tree has a step to run.
+   * Below that the flusher's own bounded wait ({@link #awaitRoomForFlush}) is the back-pressure.
+   */
+  private boolean hbaseMustBlock() {
+    Backlog b = backlog();
+    return b.pending() && b.levelOnePressure() >= HBASE_BLOCKS_AT_PRESSURE;
   }
 
   /** The tree level {@code f}'s tag names; 0 for a file outside the tree (no tag, or a reference). */
@@ -178,14 +237,22 @@ public final class IamStoreFileManager implements StoreFileManager {
     return List.copyOf(writtenPerLevel);
   }
 
-  /** How many times memstore flushes have begun to wait for the tree since the store opened. */
+  /** How many memstore flushes have waited for the tree in the flusher since the store opened. */
   public synchronized long flushWaitEpisodes() {
     return waitEpisodes;
   }
 
-  /** How long memstore flushes have had to wait for the tree since the store opened, the current wait included. */
+  /** How many times since the store opened HBase was told to hold memstore flushes back (level 1 at 4 × C_t). */
+  public synchronized long hbaseHoldEpisodes() {
+    return holdEpisodes;
+  }
+
+  /**
+   * How long memstore flushes have waited for the tree since the store opened: in the flusher, and
+   * while HBase held them back (the current hold included).
+   */
   public synchronized long flushWaitNanos() {
-    return waitNanos + (waitingSince >= 0 ? System.nanoTime() - waitingSince : 0);
+    return waitNanos + (holdingSince >= 0 ? System.nanoTime() - holdingSince : 0);
   }
 
   @Override
@@ -259,7 +326,7 @@ public final class IamStoreFileManager implements StoreFileManager {
   @Override
   public int getStorefileCount() {
     int files = hfileCount();
-    return backlog().flushMustWait() ? Math.max(files, blockingFileCount + 1) : Math.min(files, blockingFileCount);
+    return hbaseMustBlock() ? Math.max(files, blockingFileCount + 1) : Math.min(files, blockingFileCount);
   }
 
   /** The store's HFiles, markers included. */

@@ -5,6 +5,7 @@ import io.iam.core.tree.layout.TreePlanner;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -24,10 +25,20 @@ import org.slf4j.LoggerFactory;
  * Writes a memstore snapshot into level 1: one HFile per level-1 node that receives rows, split by
  * {@link TreePlanner#flushRoute}, each tagged with its node (a new node if level 1 is empty).
  * Whatever the kernel would have merged instead of appended is merged by the next compaction.
+ *
+ * <p>While a level-1 node is at the hard limit and the tree has a step to run, a flush first waits
+ * for that step, at most {@link #MAX_WAIT_NANOS}, then writes anyway; HBase holds flushes back
+ * itself only if level 1 grows to twice the hard limit (see {@link IamStoreFileManager}).
  */
 public final class IamStoreFlusher extends IamStoreFlusherBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(IamStoreFlusher.class);
+  /**
+   * The longest a flush waits for the tree ({@link IamStoreFileManager#awaitRoomForFlush}): short
+   * enough that the writes a region refuses meanwhile (its memstore is at 4 × the flush size) are
+   * taken by the client's third retry, 600 ms after the first try.
+   */
+  static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(400);
 
   private final Supplier<TreePlanner> planner;
   private final IamStoreFileManager files;
@@ -49,6 +60,7 @@ public final class IamStoreFlusher extends IamStoreFlusherBase {
     if (scanner == null) {
       return new ArrayList<>(); // a coprocessor cancelled the flush
     }
+    files.awaitRoomForFlush(MAX_WAIT_NANOS);
     NodePlan<?> route = planner.get().flushRoute(files.layout());
     NodeFileWriter writer = new NodeFileWriter(route.targets(), route.depth(), files::nextStamp);
     boolean done = false;

@@ -1,5 +1,6 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.Claim;
 import io.iam.core.tree.layout.NodePlan;
 import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.TreePlanner;
@@ -15,12 +16,18 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionPolicy;
  * The engine's compaction policy: the next tree step from {@link TreePlanner}, with the mode
  * chosen from the engine's settings and the cache size M (the region server's block cache
  * capacity unless {@code iam.engine.cache-size} fixes it) at every plan, so m and k follow the
- * data as it grows. Never asks for a major compaction.
+ * data as it grows. Never asks for a major compaction. Large steps go to HBase's large compaction
+ * pool (see {@link #throttleCompaction}).
  */
 public final class IamTreePolicy extends CompactionPolicy {
 
+  /** Steps reading more than this many C_t run in HBase's large compaction pool. */
+  static final long LARGE_STEP_NODES = 3;
+  private static final String THROTTLE_POINT = "hbase.regionserver.thread.compaction.throttle";
+
   private final EngineSettings settings;
   private final LongSupplier blockCacheCapacity;
+  private final boolean explicitThrottlePoint;
 
   /**
    * @param blockCacheCapacity the region server's block cache capacity in bytes (0 if none)
@@ -30,6 +37,7 @@ public final class IamTreePolicy extends CompactionPolicy {
     super(conf, store);
     this.settings = settings;
     this.blockCacheCapacity = blockCacheCapacity;
+    this.explicitThrottlePoint = conf.get(THROTTLE_POINT) != null;
   }
 
   /** The settings the store runs with. */
@@ -47,13 +55,28 @@ public final class IamTreePolicy extends CompactionPolicy {
     return planner().next(layout);
   }
 
+  /** The next step for {@code layout} that can run beside the {@code running} steps, if any. */
+  public Optional<NodePlan<HStoreFile>> plan(TreeLayout<HStoreFile> layout, Collection<Claim> running) {
+    return planner().next(layout, running);
+  }
+
   @Override
   public boolean shouldPerformMajorCompaction(Collection<HStoreFile> filesToCompact) {
     return false;
   }
 
+  /**
+   * Which of HBase's compaction pools a step runs in: a step reading more than {@link
+   * #LARGE_STEP_NODES} × C_t (a merge that reads children) goes to the large pool, the rest (a
+   * level-1 node appending into its children, a follow-up merge of a level-1 node) to the small
+   * one, so level 1 keeps draining while a deep merge runs. HBase's own rule (twice {@code
+   * hbase.hstore.compaction.max} memstores) does not see C_t: at the default 128 MiB nodes and
+   * memstores it would put every step in the small pool. An explicit {@code
+   * hbase.regionserver.thread.compaction.throttle} wins.
+   */
   @Override
   public boolean throttleCompaction(long compactionSize) {
-    return compactionSize > comConf.getThrottlePoint();
+    long point = explicitThrottlePoint ? comConf.getThrottlePoint() : LARGE_STEP_NODES * settings.nodeCapacity();
+    return compactionSize > point;
   }
 }

@@ -219,11 +219,7 @@ class IamStoreEngineTest {
     // Hold the next step that rewrites a level-1 node, after its first batch of cells.
     AtomicReference<Set<Long>> stepNodes = new AtomicReference<>();
     CompactionGate.pause(request -> {
-      Set<Long> level1 = new HashSet<>();
-      for (var f : request.getFiles()) {
-        NodeTag.read(((HStoreFile) f)::getMetadataValue).filter(t -> t.level() == 1)
-            .ifPresent(t -> level1.add(t.node()));
-      }
+      Set<Long> level1 = nodesRead(request, level -> level == 1);
       if (level1.isEmpty()) {
         return false;
       }
@@ -231,16 +227,8 @@ class IamStoreEngineTest {
       return true;
     });
     HRegion region = probe.regions().get(0);
-    var compactions = MiniHBase.util().getMiniHBaseCluster()
-        .getRegionServer(MiniHBase.util().getMiniHBaseCluster().getServerWith(region.getRegionInfo().getRegionName()))
-        .getCompactSplitThread();
-    for (int round = 0; round < 20 && !CompactionGate.awaitHeld(0); round++) {
-      probe.writeNewRows(ROWS_PER_FLUSH);
-      region.flush(true);
-      compactions.requestSystemCompaction(region, "test");
-      CompactionGate.awaitHeld(5);
-    }
-    assertTrue(CompactionGate.awaitHeld(0), "a step over level 1 was held");
+    var compactions = compactions(region);
+    assertTrue(flushUntilHeld(probe, 300), "a step over level 1 was held");
 
     // The racing flush: rows all over the key range, routed into level 1 as it was before the step.
     Set<String> before = Set.copyOf(StoreProbe.fileNames(probe.store()));
@@ -265,6 +253,81 @@ class IamStoreEngineTest {
     flushes(probe, 2);
     EngineProbe.assertSound(probe.store());
     probe.verifyAllRows();
+  }
+
+  @Test
+  void levelOneStepsRunBesideADeepStepThatIsHeld() throws Exception {
+    StoreProbe probe = tableWithTree("iam_beside", SMALL_TREE, CompactionGate.class.getName());
+    flushes(probe, 30);
+    // Hold the next step that reads below level 1 and is large enough for HBase's large pool.
+    long large = IamTreePolicy.LARGE_STEP_NODES * 96 * 1024;
+    AtomicReference<Set<Long>> heldNodes = new AtomicReference<>();
+    CompactionGate.pause(request -> {
+      if (nodesRead(request, level -> level >= 2).isEmpty() || request.getSize() <= large) {
+        return false;
+      }
+      heldNodes.set(nodesRead(request, level -> true));
+      return true;
+    });
+    HRegion region = probe.regions().get(0);
+    var compactions = compactions(region);
+    assertTrue(flushUntilHeld(probe, 300), "a deep step was held");
+
+    // While it is held, memstore flushes fill level 1 and level-1 steps must run beside it.
+    Set<String> levelOneAtHold = levelOneFiles(probe.store());
+    boolean ranBeside = false;
+    for (int tries = 0; tries < 40 && !ranBeside; tries++) {
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      region.flush(true);
+      compactions.requestSystemCompaction(region, "test");
+      Thread.sleep(200);
+      Set<String> now = Set.copyOf(StoreProbe.fileNames(probe.store()));
+      ranBeside = levelOneAtHold.stream().anyMatch(f -> !now.contains(f));
+    }
+    assertTrue(ranBeside, "a step replaced level-1 files while the deep step over " + heldNodes.get() + " was held");
+
+    CompactionGate.release();
+    probe.awaitSettled();
+    EngineProbe.assertSound(probe.store());
+    probe.verifyAllRows();
+  }
+
+  /** The nodes of the files a compaction reads whose level passes {@code level}. */
+  private static Set<Long> nodesRead(org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest request,
+      java.util.function.IntPredicate level) {
+    Set<Long> nodes = new HashSet<>();
+    for (var f : request.getFiles()) {
+      NodeTag.read(((HStoreFile) f)::getMetadataValue).filter(t -> level.test(t.level()))
+          .ifPresent(t -> nodes.add(t.node()));
+    }
+    return nodes;
+  }
+
+  private static org.apache.hadoop.hbase.regionserver.CompactSplit compactions(HRegion region) {
+    MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
+    return cluster.getRegionServer(cluster.getServerWith(region.getRegionInfo().getRegionName())).getCompactSplitThread();
+  }
+
+  /** Flushes rows and asks for compactions until {@link CompactionGate} holds one, at most {@code rounds} times. */
+  private static boolean flushUntilHeld(StoreProbe probe, int rounds) throws Exception {
+    HRegion region = probe.regions().get(0);
+    for (int round = 0; round < rounds && !CompactionGate.awaitHeld(0); round++) {
+      probe.writeNewRows(ROWS_PER_FLUSH);
+      region.flush(true);
+      compactions(region).requestSystemCompaction(region, "test");
+      Thread.sleep(100);
+    }
+    return CompactionGate.awaitHeld(0);
+  }
+
+  private static Set<String> levelOneFiles(HStore store) {
+    Set<String> names = new HashSet<>();
+    for (HStoreFile f : store.getStorefiles()) {
+      if (IamStoreFileManager.levelOf(f) == 1) {
+        names.add(f.getPath().getName());
+      }
+    }
+    return names;
   }
 
   @Test

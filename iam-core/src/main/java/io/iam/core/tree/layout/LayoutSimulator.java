@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +38,7 @@ public final class LayoutSimulator {
   public record SimFile(long created, List<Row> rows) {}
 
   private final Supplier<TreePlanner> planner;
+  private final boolean sideBySide;
   private final List<Sequence<SimFile>> files = new ArrayList<>();
   private final List<String> steps = new ArrayList<>();
   private TreeLayout<SimFile> layout = TreeLayout.of(List.of());
@@ -44,13 +46,26 @@ public final class LayoutSimulator {
   private long created;
   private long bytesFlushed;
   private long bytesCompacted;
+  private long stepsBeside;
 
   /**
    * @param planner the planner to use for each decision (asked every time, as a host whose mode
    *     follows its cache asks)
    */
   public LayoutSimulator(Supplier<TreePlanner> planner) {
+    this(planner, false);
+  }
+
+  /**
+   * @param planner as above
+   * @param sideBySide whether to run steps two at a time, as a host with several compaction threads
+   *     does: each step is planned with a second one beside it ({@link TreePlanner#next(TreeLayout,
+   *     java.util.Collection)} given the first's claim), both on the same tree, and the two are
+   *     committed in turn, the second first every other time
+   */
+  public LayoutSimulator(Supplier<TreePlanner> planner, boolean sideBySide) {
     this.planner = planner;
+    this.sideBySide = sideBySide;
   }
 
   /**
@@ -72,13 +87,26 @@ public final class LayoutSimulator {
       if (guard > 10_000) {
         throw new IllegalStateException("the tree does not settle:\n" + layout);
       }
-      var next = planner.get().next(layout);
+      TreePlanner p = planner.get();
+      var next = p.next(layout);
       if (next.isEmpty()) {
         break;
       }
-      NodePlan<SimFile> plan = next.get();
-      bytesCompacted += write(plan.inputs(), plan, merged(plan.inputs()));
-      done.add(plan.kind());
+      List<NodePlan<SimFile>> plans = new ArrayList<>(List.of(next.get()));
+      if (sideBySide) {
+        var beside = p.next(layout, List.of(p.claim(layout, next.get())));
+        if (beside.isPresent()) {
+          if (!Collections.disjoint(beside.get().inputs(), next.get().inputs())) {
+            throw new IllegalStateException("a step beside " + next.get() + " reads its files: " + beside.get());
+          }
+          plans.add(guard % 2, beside.get());
+          stepsBeside++;
+        }
+      }
+      for (NodePlan<SimFile> plan : plans) {
+        bytesCompacted += write(plan.inputs(), plan, merged(plan.inputs()));
+        done.add(plan.kind());
+      }
     }
     steps.addAll(done);
     return done;
@@ -97,6 +125,11 @@ public final class LayoutSimulator {
   /** Every step kind run since the start, in order. */
   public List<String> steps() {
     return List.copyOf(steps);
+  }
+
+  /** Steps run beside another (only with {@code sideBySide}). */
+  public long stepsBeside() {
+    return stepsBeside;
   }
 
   /** Cell bytes written by flushes. */

@@ -7,9 +7,12 @@ import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -20,7 +23,10 @@ import java.util.function.Function;
  * halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the deepest
  * full internal node (a full internal child that blocks it goes first), as the embedded engine
  * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
- * cut); then a new level once the leaf level is full; then a combine. Pure: no host types, no I/O.
+ * cut); then a new level once the leaf level is full; then a combine. A host that runs steps side by
+ * side passes the running steps' {@link Claim}s and gets only a step on other nodes, level 1's full
+ * nodes first. Pure: no host
+ * types, no I/O.
  * Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
  * engine's decisions.
  */
@@ -54,9 +60,24 @@ public final class TreePlanner {
 
   /** The next compaction, or empty when the tree is settled. */
   public <F> Optional<NodePlan<F>> next(TreeLayout<F> layout) {
+    return next(layout, List.of());
+  }
+
+  /**
+   * The next compaction that can run beside the {@code running} steps (their {@link #claim}s): the
+   * first step, in the order of the class comment, that reads and writes none of their nodes. While
+   * any step runs, steps that change the tree as a whole (adopting unplaced files, a new level, a
+   * combine) wait; with nothing running this is {@link #next(TreeLayout)}.
+   */
+  public <F> Optional<NodePlan<F>> next(TreeLayout<F> layout, Collection<Claim> running) {
     if (layout.depth() == 0 && layout.unplaced().isEmpty()) {
       return Optional.empty();
     }
+    Claim busy = Claim.union(running);
+    if (busy.whole() || !busy.nodes().isEmpty() && !layout.unplaced().isEmpty()) {
+      return Optional.empty();
+    }
+    boolean alone = busy.nodes().isEmpty();
     List<byte[]> extra = new ArrayList<>();
     for (Sequence<F> s : layout.unplaced()) {
       if (!s.isMarker()) {
@@ -64,8 +85,10 @@ public final class TreePlanner {
         extra.add(s.last());
       }
     }
-    Step<F> step = new Step<>(layout, RowRanks.of(layout, extra));
-    boolean levelOneFirst = levelOnePressure(layout) >= LEVEL_ONE_FIRST;
+    Step<F> step = new Step<>(layout, RowRanks.of(layout, extra), busy);
+    // Beside a running step (usually a deep one) level 1 goes first: draining it is what keeps
+    // memstore flushes from waiting, and a second deep step would only queue behind the first.
+    boolean levelOneFirst = !alone || levelOnePressure(layout) >= LEVEL_ONE_FIRST;
     for (int depth = Math.max(1, layout.depth()); ; depth++) {
       step.at(depth);
       if (!layout.unplaced().isEmpty()) {
@@ -81,11 +104,50 @@ public final class TreePlanner {
       if (plan.isPresent()) {
         return plan;
       }
+      if (!alone) {
+        return Optional.empty();
+      }
       if (!CombinePlanner.needsNewLevel(step.shape) || depth >= MAX_DEPTH) {
         return CombinePlanner.pick(step.shape).map(victim ->
             step.translate(FlushPlanner.planCombine(step.shape, victim, step.mode), true, "combine"));
       }
     }
+  }
+
+  /**
+   * What {@code plan}, planned on {@code layout}, holds while it runs: the nodes whose files it reads
+   * and the nodes it writes, or the whole tree if it reads unplaced files, adds a level or combines.
+   */
+  public <F> Claim claim(TreeLayout<F> layout, NodePlan<F> plan) {
+    if (plan.depth() != Math.max(1, layout.depth()) || plan.kind().equals("combine")) {
+      return Claim.WHOLE;
+    }
+    Set<F> inputs = new HashSet<>(plan.inputs());
+    for (Sequence<F> s : layout.unplaced()) {
+      if (inputs.contains(s.file())) {
+        return Claim.WHOLE;
+      }
+    }
+    Set<Long> nodes = new HashSet<>();
+    for (int i = 1; i <= layout.depth(); i++) {
+      for (TreeLayout.NodeView<F> n : layout.level(i)) {
+        for (Sequence<F> s : n.files()) {
+          if (inputs.contains(s.file())) {
+            nodes.add(n.id());
+            break;
+          }
+        }
+      }
+    }
+    for (Target t : plan.targets()) {
+      if (t.node() == Target.UNPLACED) {
+        return Claim.WHOLE;
+      }
+      if (t.node() != Target.NEW) {
+        nodes.add(t.node());
+      }
+    }
+    return new Claim(false, nodes);
   }
 
   /** The mode the kernel plans {@code layout} with now (m and k follow the level sizes). */
@@ -169,13 +231,20 @@ public final class TreePlanner {
   private final class Step<F> {
     private final TreeLayout<F> layout;
     private final RowRanks ranks;
+    private final Claim busy;
     private int depth;
     private TreeShape shape;
     private Mode mode;
 
-    Step(TreeLayout<F> layout, RowRanks ranks) {
+    Step(TreeLayout<F> layout, RowRanks ranks, Claim busy) {
       this.layout = layout;
       this.ranks = ranks;
+      this.busy = busy;
+    }
+
+    /** Whether {@code plan} can run beside the running steps. */
+    private Optional<NodePlan<F>> ifFree(NodePlan<F> plan) {
+      return busy.nodes().isEmpty() || claim(layout, plan).disjoint(busy) ? Optional.of(plan) : Optional.empty();
     }
 
     void at(int d) {
@@ -245,7 +314,7 @@ public final class TreePlanner {
           return Optional.empty();
         }
       }
-      return Optional.of(translate(plan, false, plan.kind().name().toLowerCase(java.util.Locale.ROOT)));
+      return ifFree(translate(plan, false, plan.kind().name().toLowerCase(java.util.Locale.ROOT)));
     }
 
     private List<Node> fullest(List<Node> nodes) {
@@ -274,11 +343,16 @@ public final class TreePlanner {
         List<F> inputs = x.files().stream().map(Sequence::file).toList();
         if (shape.isLeaf(1) && before >= capacity) {
           Target cut = new Target(Target.NEW, 1, x.lo(), x.hi(), null, null, false, capacity / CUT_DIVISOR);
-          return Optional.of(new NodePlan<>("cut", inputs, List.of(cut), depth, mode));
-        }
-        if (mode.merges(1, data.size() - 1)) {
+          Optional<NodePlan<F>> plan = ifFree(new NodePlan<>("cut", inputs, List.of(cut), depth, mode));
+          if (plan.isPresent()) {
+            return plan;
+          }
+        } else if (mode.merges(1, data.size() - 1)) {
           Target merged = new Target(x.id(), 1, x.lo(), x.hi(), null, null, true, 0);
-          return Optional.of(new NodePlan<>("merge", inputs, List.of(merged), depth, mode));
+          Optional<NodePlan<F>> plan = ifFree(new NodePlan<>("merge", inputs, List.of(merged), depth, mode));
+          if (plan.isPresent()) {
+            return plan;
+          }
         }
       }
       return Optional.empty();

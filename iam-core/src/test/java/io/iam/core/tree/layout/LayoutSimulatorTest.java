@@ -94,6 +94,19 @@ class LayoutSimulatorTest {
   }
 
   @Test
+  void stepsSideBySideOnDisjointNodesKeepEveryRowAndSettle() {
+    for (Function<long[], Mode> modes : List.<Function<long[], Mode>>of(d -> Mode.lsa(), d -> Mode.lsmMerge(),
+        d -> Mode.iam(2, 2))) {
+      LayoutSimulator sim = new LayoutSimulator(() -> new TreePlanner(3, CAPACITY, modes), true);
+      Map<String, Long> model = load(sim, 300);
+      assertTrue(sim.layout().depth() >= 3, "levels:\n" + sim.layout());
+      assertTrue(sim.stepsBeside() > 20, "steps run beside another: " + sim.stepsBeside());
+      assertHolds(sim, model);
+      assertTrue(sim.planner().next(sim.layout()).isEmpty(), "settled");
+    }
+  }
+
+  @Test
   void lsaAppendsWhereMergingRewrites() {
     LayoutSimulator lsa = simulator(d -> Mode.lsa());
     LayoutSimulator merge = simulator(d -> Mode.lsmMerge());

@@ -56,6 +56,57 @@ class TreePlannerTest {
     assertTrue(ts.get(0).routes(row("a")) && ts.get(0).routes(row("k")) && ts.get(1).routes(row("z")));
   }
 
+  /** Two subtrees: level 1 {1: a-m, 6: n-z}, both full; level 2 {2: a-h full, 3: p-z}; leaves 4, 5 under 2. */
+  private static TreeLayout<String> twoBusySubtrees() {
+    return TreeLayout.of(List.of(
+        file("n1a", tag(1, 1, "a", "m", 10), "a", "m", 60),
+        file("n1b", tag(1, 1, "a", "m", 11), "b", "l", 60),
+        file("n6a", tag(6, 1, "n", "z", 12), "n", "z", 60),
+        file("n6b", tag(6, 1, "n", "z", 13), "o", "y", 60),
+        file("n2a", tag(2, 2, "a", "h", 5), "a", "h", 70),
+        file("n2b", tag(2, 2, "a", "h", 6), "b", "g", 60),
+        file("n3", tag(3, 2, "p", "z", 7), "p", "z", 30),
+        file("n4", tag(4, 3, "a", "d", 1), "a", "d", 30),
+        file("n5", tag(5, 3, "e", "h", 2), "e", "h", 30)));
+  }
+
+  @Test
+  void aStepBesideARunningOneTakesOnlyNodesItDoesNotHold() {
+    TreeLayout<String> layout = twoBusySubtrees();
+    NodePlan<String> deep = lsa.next(layout).orElseThrow();
+    assertEquals(List.of("n2a", "n2b"), deep.inputs(), "the deepest full node goes first");
+    Claim held = lsa.claim(layout, deep);
+    assertEquals(java.util.Set.of(2L, 4L, 5L), held.nodes(), "the node and the children it writes");
+
+    NodePlan<String> beside = lsa.next(layout, List.of(held)).orElseThrow();
+    assertEquals(List.of("n6a", "n6b"), beside.inputs(), "node 1 flushes into node 2, which is held; node 6 does not");
+    Claim second = lsa.claim(layout, beside);
+    assertEquals(java.util.Set.of(6L, 3L), second.nodes());
+    assertTrue(second.disjoint(held));
+    assertTrue(lsa.next(layout, List.of(held, second)).isEmpty(), "node 1's only step needs node 2");
+    assertTrue(lsa.next(layout, List.of(Claim.WHOLE)).isEmpty(), "nothing runs beside a step holding the tree");
+    assertEquals(deep.inputs(), lsa.next(layout, List.of()).orElseThrow().inputs(), "with nothing running, the usual order");
+  }
+
+  @Test
+  void stepsThatChangeTheWholeTreeRunAlone() {
+    TreeLayout<String> withUnplaced = TreeLayout.of(List.of(
+        file("n1", tag(1, 1, "a", "m", 10), "a", "m", 130),
+        file("old", null, "c", "k", 10)));
+    NodePlan<String> adopt = lsa.next(withUnplaced).orElseThrow();
+    assertEquals("adopt", adopt.kind());
+    assertTrue(lsa.claim(withUnplaced, adopt).whole(), "adopting unplaced files holds the tree");
+    assertTrue(lsa.next(withUnplaced, List.of(new Claim(false, java.util.Set.of(99L)))).isEmpty(),
+        "unplaced files wait for running steps to end");
+
+    TreeLayout<String> fullLeafLevel = TreeLayout.of(List.of(
+        file("n1", new NodeTag(1, 1, row("a"), row("m"), 10, 1), "a", "m", 130),
+        file("n2", new NodeTag(2, 1, row("n"), row("z"), 11, 1), "n", "z", 130)));
+    NodePlan<String> grow = lsa.next(fullLeafLevel).orElseThrow();
+    assertTrue(lsa.claim(fullLeafLevel, grow).whole(), "a step that adds a level holds the tree: " + grow);
+    assertTrue(lsa.next(fullLeafLevel, List.of(new Claim(false, java.util.Set.of(99L)))).isEmpty());
+  }
+
   @Test
   void aFullInternalNodeFlushesIntoItsChildrenAndStaysAsAMarker() {
     TreeLayout<String> layout = TreeLayout.of(List.of(
