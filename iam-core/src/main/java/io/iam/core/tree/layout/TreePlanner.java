@@ -24,8 +24,8 @@ import java.util.function.Function;
  * full internal node (a full internal child that blocks it goes first), as the embedded engine
  * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
  * cut); then a new level once the leaf level is full; then a combine. A host that runs steps side by
- * side passes the running steps' {@link Claim}s and gets only a step on other nodes, level 1's full
- * nodes first. Pure: no host
+ * side passes the running steps' {@link Claim}s and gets only a step on other nodes; beside deep
+ * steps only, level 1's full nodes first. Pure: no host
  * types, no I/O.
  * Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
  * engine's decisions.
@@ -66,8 +66,8 @@ public final class TreePlanner {
   /**
    * The next compaction that can run beside the {@code running} steps (their {@link #claim}s): the
    * first step, in the order of the class comment, that reads and writes none of their nodes. While
-   * any step runs, steps that change the tree as a whole (adopting unplaced files, a new level, a
-   * combine) wait; with nothing running this is {@link #next(TreeLayout)}.
+   * any step runs, steps that change the tree as a whole (adopting unplaced files, a combine) wait;
+   * with nothing running this is {@link #next(TreeLayout)}.
    */
   public <F> Optional<NodePlan<F>> next(TreeLayout<F> layout, Collection<Claim> running) {
     if (layout.depth() == 0 && layout.unplaced().isEmpty()) {
@@ -86,9 +86,9 @@ public final class TreePlanner {
       }
     }
     Step<F> step = new Step<>(layout, RowRanks.of(layout, extra), busy);
-    // Beside a running step (usually a deep one) level 1 goes first: draining it is what keeps
-    // memstore flushes from waiting, and a second deep step would only queue behind the first.
-    boolean levelOneFirst = !alone || levelOnePressure(layout) >= LEVEL_ONE_FIRST;
+    // Beside running steps that hold no level-1 node (deep ones), level 1 goes first: draining it is
+    // what keeps memstore flushes from waiting. Beside a level-1 step, the usual order.
+    boolean levelOneFirst = levelOnePressure(layout) >= LEVEL_ONE_FIRST || !alone && !holdsLevelOne(layout, busy);
     for (int depth = Math.max(1, layout.depth()); ; depth++) {
       step.at(depth);
       if (!layout.unplaced().isEmpty()) {
@@ -104,11 +104,8 @@ public final class TreePlanner {
       if (plan.isPresent()) {
         return plan;
       }
-      if (!alone) {
-        return Optional.empty();
-      }
       if (!CombinePlanner.needsNewLevel(step.shape) || depth >= MAX_DEPTH) {
-        return CombinePlanner.pick(step.shape).map(victim ->
+        return !alone ? Optional.empty() : CombinePlanner.pick(step.shape).map(victim ->
             step.translate(FlushPlanner.planCombine(step.shape, victim, step.mode), true, "combine"));
       }
     }
@@ -116,10 +113,12 @@ public final class TreePlanner {
 
   /**
    * What {@code plan}, planned on {@code layout}, holds while it runs: the nodes whose files it reads
-   * and the nodes it writes, or the whole tree if it reads unplaced files, adds a level or combines.
+   * and the nodes it writes, or the whole tree if it reads unplaced files or combines. A step that
+   * adds a level (a full leaf moving down) holds only its nodes: a step planned beside it on the
+   * old depth writes nodes that stay valid on the new one.
    */
   public <F> Claim claim(TreeLayout<F> layout, NodePlan<F> plan) {
-    if (plan.depth() != Math.max(1, layout.depth()) || plan.kind().equals("combine")) {
+    if (plan.kind().equals("combine")) {
       return Claim.WHOLE;
     }
     Set<F> inputs = new HashSet<>(plan.inputs());
@@ -167,6 +166,15 @@ public final class TreePlanner {
     boolean pending = next(layout).isPresent();
     long fullest = fullestLevelOne(layout);
     return new Backlog(pending, pending && FlushPlanner.atLevelOneHardLimit(fullest, capacity), pressure(fullest));
+  }
+
+  private static <F> boolean holdsLevelOne(TreeLayout<F> layout, Claim busy) {
+    for (TreeLayout.NodeView<F> n : layout.level(1)) {
+      if (busy.nodes().contains(n.id())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static <F> long fullestLevelOne(TreeLayout<F> layout) {

@@ -89,7 +89,30 @@ class TreePlannerTest {
   }
 
   @Test
-  void stepsThatChangeTheWholeTreeRunAlone() {
+  void besideALevelOneStepDeepStepsKeepTheirTurn() {
+    // Level 1 {1: i-m full, 6: n-z fullest}; level 2 {2: a-h full, 9: i-m, 3: p-z}; leaves below.
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("n1", tag(1, 1, "i", "m", 10), "i", "m", 120),
+        file("n6a", tag(6, 1, "n", "z", 12), "n", "z", 70),
+        file("n6b", tag(6, 1, "n", "z", 13), "o", "y", 70),
+        file("n2", tag(2, 2, "a", "h", 5), "a", "h", 130),
+        file("n9", tag(9, 2, "i", "m", 6), "i", "m", 30),
+        file("n3", tag(3, 2, "p", "z", 7), "p", "z", 30),
+        file("n4", tag(4, 3, "a", "d", 1), "a", "d", 30),
+        file("n5", tag(5, 3, "e", "h", 2), "e", "h", 30),
+        file("n10", tag(10, 3, "i", "m", 8), "i", "m", 30),
+        file("n7", tag(7, 3, "p", "s", 3), "p", "s", 30),
+        file("n8", tag(8, 3, "t", "z", 4), "t", "z", 30)));
+    Claim levelOneStep = new Claim(false, java.util.Set.of(6L, 3L));
+    assertEquals(List.of("n2"), lsa.next(layout, List.of(levelOneStep)).orElseThrow().inputs(),
+        "beside a level-1 step the deepest full node goes first");
+    Claim deepStep = new Claim(false, java.util.Set.of(2L, 4L, 5L));
+    assertEquals(List.of("n6a", "n6b"), lsa.next(layout, List.of(deepStep)).orElseThrow().inputs(),
+        "beside a deep step level 1 goes first");
+  }
+
+  @Test
+  void unplacedFilesWaitForRunningStepsAndNewLevelsDoNot() {
     TreeLayout<String> withUnplaced = TreeLayout.of(List.of(
         file("n1", tag(1, 1, "a", "m", 10), "a", "m", 130),
         file("old", null, "c", "k", 10)));
@@ -103,8 +126,11 @@ class TreePlannerTest {
         file("n1", new NodeTag(1, 1, row("a"), row("m"), 10, 1), "a", "m", 130),
         file("n2", new NodeTag(2, 1, row("n"), row("z"), 11, 1), "n", "z", 130)));
     NodePlan<String> grow = lsa.next(fullLeafLevel).orElseThrow();
-    assertTrue(lsa.claim(fullLeafLevel, grow).whole(), "a step that adds a level holds the tree: " + grow);
-    assertTrue(lsa.next(fullLeafLevel, List.of(new Claim(false, java.util.Set.of(99L)))).isEmpty());
+    assertEquals(2, grow.depth(), "a new level: " + grow);
+    Claim growing = lsa.claim(fullLeafLevel, grow);
+    assertFalse(growing.whole(), "a step that adds a level holds only its nodes: " + growing);
+    NodePlan<String> beside = lsa.next(fullLeafLevel, List.of(growing)).orElseThrow();
+    assertTrue(lsa.claim(fullLeafLevel, beside).disjoint(growing), "the other full leaf moves beside it: " + beside);
   }
 
   @Test
