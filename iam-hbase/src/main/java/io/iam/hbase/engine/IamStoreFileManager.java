@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  * therefore reports, as its file count, what HBase's blocking should weigh: the store's HFiles
  * capped at the blocking count while the tree keeps up. While the tree's {@link Backlog} says a
  * memstore flush must wait (a level-1 node at twice its capacity with a step to run: the embedded
- * engine's rule), the flusher waits itself, briefly ({@link #awaitRoomForFlush}); only at twice
- * that ({@link #HBASE_BLOCKS_AT_PRESSURE}) does the count go above the blocking count. The true number of HFiles is {@link #getStoreFiles()}{@code
+ * engine's rule), the flusher waits itself, briefly ({@link #awaitRoomForFlush}); only at 3 × C_t
+ * ({@link #HBASE_BLOCKS_AT_PRESSURE}) does the count go above the blocking count. The true number of HFiles is {@link #getStoreFiles()}{@code
  * .size()}, and {@link #hfileCount()}. Compaction pressure is the backlog's level-1 pressure, so
  * HBase's throughput controller lifts its limit as level 1 nears the hard limit.
  *
@@ -68,10 +68,11 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   /**
    * Level 1's pressure (1 at the hard limit of 2 × C_t) from which HBase itself holds memstore
-   * flushes back: 3, a level-1 node at 4 × C_t. Reached only if the tree falls behind for longer
-   * than the flusher's bounded waits can absorb.
+   * flushes back: 2, a level-1 node at 3 × C_t. Reached only if the tree falls behind for longer
+   * than the flusher's bounded waits can absorb. At 2 × C_t HBase's holds made puts wait over a
+   * second; at 4 × C_t the overfull level 1 raised the mixed level's merging (docs/hbase-engine.md).
    */
-  static final double HBASE_BLOCKS_AT_PRESSURE = 3.0;
+  static final double HBASE_BLOCKS_AT_PRESSURE = 2.0;
 
   private final int blockingFileCount;
   private final AtomicLong stamps = new AtomicLong();
@@ -208,7 +209,7 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   /**
    * Whether HBase should hold memstore flushes back itself: a level-1 node holds {@link
-   * #HBASE_BLOCKS_AT_PRESSURE} + 1 times C_t (twice the hard limit) and the tree has a step to run.
+   * #HBASE_BLOCKS_AT_PRESSURE} + 1 times C_t and the tree has a step to run.
    * Below that the flusher's own bounded wait ({@link #awaitRoomForFlush}) is the back-pressure.
    */
   private boolean hbaseMustBlock() {
@@ -242,7 +243,7 @@ public final class IamStoreFileManager implements StoreFileManager {
     return waitEpisodes;
   }
 
-  /** How many times since the store opened HBase was told to hold memstore flushes back (level 1 at 4 × C_t). */
+  /** How many times since the store opened HBase was told to hold memstore flushes back (a level-1 node at 3 × C_t). */
   public synchronized long hbaseHoldEpisodes() {
     return holdEpisodes;
   }

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>While a level-1 node is at the hard limit and the tree has a step to run, a flush first waits
  * for that step, at most {@link #MAX_WAIT_NANOS}, then writes anyway; HBase holds flushes back
- * itself only if level 1 grows to twice the hard limit (see {@link IamStoreFileManager}).
+ * itself only if a level-1 node grows to 3 × C_t (see {@link IamStoreFileManager}).
  */
 public final class IamStoreFlusher extends IamStoreFlusherBase {
 

@@ -97,9 +97,9 @@ class EngineKeepsUpTest {
           files.hbaseHoldEpisodes(), files.flushWaitNanos() / 1_000_000, written.memstoreFlushes(),
           written.maxStoreFiles());
       // HBase delays a flush only while the store reports more files than the blocking count, which
-      // the engine does only while a level-1 node is at twice its hard limit: never for the file count.
+      // the engine does only while a level-1 node holds 3 x C_t: never for the file count.
       assertTrue(delayed.isEmpty() || files.hbaseHoldEpisodes() > 0,
-          "flushes delayed by HBase with level 1 below twice its hard limit: " + delayed);
+          "flushes delayed by HBase with level 1 below 3 x C_t: " + delayed);
       assertTrue(files.flushWaitNanos() <= 2_000_000_000L,
           "the tree held flushes back for " + files.flushWaitNanos() / 1_000_000 + " ms");
       Duration bound = defaultTime.multipliedBy(3).plusSeconds(30);
