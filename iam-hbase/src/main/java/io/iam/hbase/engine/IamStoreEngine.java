@@ -11,7 +11,6 @@ import io.iam.core.option.InvalidOptionsException;
 import io.iam.hbase.compaction.PendingWorkRequester;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -136,12 +135,12 @@ public class IamStoreEngine
    * step of this engine (a store that was compacting before, or a host path that bypassed {@link
    * TreeStep}), which then holds the whole tree.
    */
-  private List<Claim> claimsOf(Collection<HStoreFile> filesCompacting) {
+  private List<Claim> claimsOf(Set<HStoreFile> filesCompacting) {
     List<Claim> claims = new ArrayList<>();
     Set<HStoreFile> covered = new HashSet<>();
     for (Map.Entry<TreeStep, Claim> e : running.entrySet()) {
       List<HStoreFile> inputs = e.getKey().plan.inputs();
-      if (!Collections.disjoint(inputs, filesCompacting)) {
+      if (!Collections.disjoint(filesCompacting, inputs)) {
         claims.add(e.getValue());
         covered.addAll(inputs);
       }
@@ -165,7 +164,7 @@ public class IamStoreEngine
     if (!storeFileManager.pendingWork()) {
       return false;
     }
-    return compactionPolicy.plan(storeFileManager.layout(), claimsOf(filesCompacting)).isPresent();
+    return compactionPolicy.plan(storeFileManager.layout(), claimsOf(new HashSet<>(filesCompacting))).isPresent();
   }
 
   @Override
@@ -188,10 +187,11 @@ public class IamStoreEngine
     @Override
     public boolean select(List<HStoreFile> filesCompacting, boolean isUserCompaction, boolean mayUseOffPeak,
         boolean forceMajor) {
-      running.keySet().removeIf(step -> Collections.disjoint(step.plan.inputs(), filesCompacting)); // ended
+      Set<HStoreFile> compacting = new HashSet<>(filesCompacting);
+      running.keySet().removeIf(step -> Collections.disjoint(compacting, step.plan.inputs())); // ended
       TreeLayout<HStoreFile> layout = storeFileManager.layout();
-      plan = compactionPolicy.plan(layout, claimsOf(filesCompacting)).orElse(null);
-      if (plan != null && !Collections.disjoint(plan.inputs(), filesCompacting)) {
+      plan = compactionPolicy.plan(layout, claimsOf(compacting)).orElse(null);
+      if (plan != null && !Collections.disjoint(compacting, plan.inputs())) {
         LOG.error("store {}: tree step {} reads files a running step compacts; not started", store, plan);
         plan = null;
       }

@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * capped at the blocking count while the tree keeps up. While the tree's {@link Backlog} says a
  * memstore flush must wait (a level-1 node at twice its capacity with a step to run: the embedded
  * engine's rule), the flusher waits itself, briefly ({@link #awaitRoomForFlush}); only at 3 × C_t
- * ({@link #HBASE_BLOCKS_AT_PRESSURE}) does the count go above the blocking count. The true number of HFiles is {@link #getStoreFiles()}{@code
- * .size()}, and {@link #hfileCount()}. Compaction pressure is the backlog's level-1 pressure, so
+ * ({@link #HBASE_BLOCKS_AT_PRESSURE}) does the count go above the blocking count. The true number
+ * of HFiles is {@link #getStoreFiles()}{@code .size()}, and {@link #hfileCount()}. Compaction pressure is the backlog's level-1 pressure, so
  * HBase's throughput controller lifts its limit as level 1 nears the hard limit.
  *
  * <p>HBase changes the files under the store's write lock and reads them under its read lock; the

@@ -50,12 +50,7 @@ public final class IamTreePolicy extends CompactionPolicy {
     return settings.planner(blockCacheCapacity.getAsLong());
   }
 
-  /** The next step for {@code layout}, if any. */
-  public Optional<NodePlan<HStoreFile>> plan(TreeLayout<HStoreFile> layout) {
-    return planner().next(layout);
-  }
-
-  /** The next step for {@code layout} that can run beside the {@code running} steps, if any. */
+  /** The next step for {@code layout} that can run beside the {@code running} steps (none: empty), if any. */
   public Optional<NodePlan<HStoreFile>> plan(TreeLayout<HStoreFile> layout, Collection<Claim> running) {
     return planner().next(layout, running);
   }

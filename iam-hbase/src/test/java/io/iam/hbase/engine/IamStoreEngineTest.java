@@ -78,7 +78,7 @@ class IamStoreEngineTest {
     assertTrue(maxSequences >= 2, "a node holds several sequences:\n" + layout);
     EngineProbe.assertSound(store);
     assertTrue(EngineProbe.engine(store).getCompactionPolicy() instanceof IamTreePolicy);
-    assertTrue(((IamTreePolicy) EngineProbe.engine(store).getCompactionPolicy()).plan(layout).isEmpty(),
+    assertTrue(((IamTreePolicy) EngineProbe.engine(store).getCompactionPolicy()).plan(layout, List.of()).isEmpty(),
         "the tree is settled");
     probe.verifyAllRows();
 

@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * What a running tree step holds, so that a host can run another step beside it: the nodes the step
  * reads or writes, or the whole tree for a step that changes the tree as a whole (adopting unplaced
- * files, adding a level, a combine, a selection the host forced). {@link TreePlanner#next(TreeLayout,
+ * files, a combine, a selection the host forced). {@link TreePlanner#next(TreeLayout,
  * Collection)} plans only steps whose claims are disjoint from every running step's.
  *
  * @param whole whether the step holds the whole tree

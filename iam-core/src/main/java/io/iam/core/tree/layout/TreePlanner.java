@@ -25,9 +25,7 @@ import java.util.function.Function;
  * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
  * cut); then a new level once the leaf level is full; then a combine. A host that runs steps side by
  * side passes the running steps' {@link Claim}s and gets only a step on other nodes; beside deep
- * steps only, level 1's full nodes first. Pure: no host
- * types, no I/O.
- * Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
+ * steps only, level 1's full nodes first. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
  * engine's decisions.
  */
 public final class TreePlanner {
@@ -128,12 +126,13 @@ public final class TreePlanner {
       }
     }
     Set<Long> nodes = new HashSet<>();
-    for (int i = 1; i <= layout.depth(); i++) {
+    int unattributed = inputs.size();
+    for (int i = 1; i <= layout.depth() && unattributed > 0; i++) {
       for (TreeLayout.NodeView<F> n : layout.level(i)) {
         for (Sequence<F> s : n.files()) {
           if (inputs.contains(s.file())) {
             nodes.add(n.id());
-            break;
+            unattributed--;
           }
         }
       }
