@@ -41,9 +41,14 @@ public final class EngineSettings {
           .defaultValue(0L).bounds(0L, 1L << 40)
           .doc("tree=iam: M, the cache size m and k are chosen for; 0 takes the region server's block cache capacity").build();
 
+  public static final Option<Integer> MAX_RUNNING_STEPS =
+      Option.builder("max-running-steps", OptionType.INT)
+          .defaultValue(0).bounds(0, 1024)
+          .doc("the tree steps of one store that may be selected at once, on disjoint nodes; 1 runs them one at a time in the planner's order; 0 leaves the bound to HBase's compaction threads").build();
+
   public static final OptionTable TABLE = OptionTable.of("the IAM store engine",
       List.of(TREE, StoreOptions.FANOUT, NODE_CAPACITY, StoreOptions.MIXED_LEVEL, StoreOptions.MIXED_LEVEL_SEQUENCES,
-          StoreOptions.APPEND_CACHE_BUDGET, CACHE_SIZE));
+          StoreOptions.APPEND_CACHE_BUDGET, CACHE_SIZE, MAX_RUNNING_STEPS));
 
   private final OptionValues values;
 
@@ -79,6 +84,12 @@ public final class EngineSettings {
   /** C_t in bytes. */
   public long nodeCapacity() {
     return values.get(NODE_CAPACITY);
+  }
+
+  /** The steps that may be selected at once; {@link Integer#MAX_VALUE} when HBase's threads bound them. */
+  public int maxRunningSteps() {
+    int max = values.get(MAX_RUNNING_STEPS);
+    return max == 0 ? Integer.MAX_VALUE : max;
   }
 
   /** M to use, given the region server's block cache capacity. */

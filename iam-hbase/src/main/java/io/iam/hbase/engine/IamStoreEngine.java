@@ -57,10 +57,12 @@ public class IamStoreEngine
    * request is cancelled); {@link TreeStep#select} drops those entries.
    */
   private final Map<TreeStep, Claim> running = new ConcurrentHashMap<>();
+  private int maxRunningSteps;
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator) throws IOException {
     EngineSettings settings = settingsFor(conf, store.toString());
+    maxRunningSteps = settings.maxRunningSteps();
     compactionPolicy = new IamTreePolicy(conf, store, settings, () -> blockCacheCapacity(store));
     IamTreePolicy policy = compactionPolicy;
     storeFileManager = new IamStoreFileManager((int) Math.min(Integer.MAX_VALUE, store.getBlockingFileCount()),
@@ -131,9 +133,9 @@ public class IamStoreEngine
   }
 
   /**
-   * The claims of the steps whose files are compacting; empty if some compacting files belong to no
-   * step of this engine (a store that was compacting before, or a host path that bypassed {@link
-   * TreeStep}), which then holds the whole tree.
+   * The claims of the steps whose files are compacting; the whole tree if some compacting files
+   * belong to no step of this engine (a store that was compacting before, or a host path that
+   * bypassed {@link TreeStep}) or {@code iam.engine.max-running-steps} steps are running.
    */
   private List<Claim> claimsOf(Set<HStoreFile> filesCompacting) {
     List<Claim> claims = new ArrayList<>();
@@ -145,7 +147,7 @@ public class IamStoreEngine
         covered.addAll(inputs);
       }
     }
-    if (!covered.containsAll(filesCompacting)) {
+    if (!covered.containsAll(filesCompacting) || claims.size() >= maxRunningSteps) {
       return List.of(Claim.WHOLE);
     }
     return claims;

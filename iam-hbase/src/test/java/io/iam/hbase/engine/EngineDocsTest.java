@@ -41,6 +41,8 @@ class EngineDocsTest {
     assertEquals(64L << 10, s.nodeCapacity());
     assertEquals(1L << 20, s.cacheBytes(5));
     assertEquals(5, EngineSettings.defaults().cacheBytes(5));
+    assertEquals(Integer.MAX_VALUE, EngineSettings.defaults().maxRunningSteps());
+    assertEquals(1, EngineSettings.parse(Map.of("iam.engine.max-running-steps", "1").entrySet()).maxRunningSteps());
     assertEquals(io.iam.core.tree.iam.Mode.lsa(), s.modeFor(new long[] {1, 2}, 10));
   }
 }

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -32,6 +33,8 @@ import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The IAM store engine in a real HBase mini cluster: many small flushes build a tree of several
@@ -255,9 +258,16 @@ class IamStoreEngineTest {
     probe.verifyAllRows();
   }
 
-  @Test
-  void levelOneStepsRunBesideADeepStepThatIsHeld() throws Exception {
-    StoreProbe probe = tableWithTree("iam_beside", SMALL_TREE, CompactionGate.class.getName());
+  /**
+   * A deep step is held in HBase's large pool; level-1 steps run beside it, unless {@code
+   * max-running-steps=1} keeps every other step waiting for it.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1})
+  void levelOneStepsRunBesideADeepStepThatIsHeldUnlessOneAtATime(int maxRunningSteps) throws Exception {
+    Map<String, String> options = new HashMap<>(SMALL_TREE);
+    options.put("max-running-steps", Integer.toString(maxRunningSteps));
+    StoreProbe probe = tableWithTree("iam_beside_" + maxRunningSteps, options, CompactionGate.class.getName());
     flushes(probe, 30);
     // Hold the next step that reads below level 1 and is large enough for HBase's large pool.
     long large = IamTreePolicy.LARGE_STEP_NODES * 96 * 1024;
@@ -276,7 +286,7 @@ class IamStoreEngineTest {
     // While it is held, memstore flushes fill level 1 and level-1 steps must run beside it.
     Set<String> levelOneAtHold = levelOneFiles(probe.store());
     boolean ranBeside = false;
-    for (int tries = 0; tries < 40 && !ranBeside; tries++) {
+    for (int tries = 0; tries < (maxRunningSteps == 1 ? 15 : 40) && !ranBeside; tries++) {
       probe.writeNewRows(ROWS_PER_FLUSH);
       region.flush(true);
       compactions.requestSystemCompaction(region, "test");
@@ -284,7 +294,11 @@ class IamStoreEngineTest {
       Set<String> now = Set.copyOf(StoreProbe.fileNames(probe.store()));
       ranBeside = levelOneAtHold.stream().anyMatch(f -> !now.contains(f));
     }
-    assertTrue(ranBeside, "a step replaced level-1 files while the deep step over " + heldNodes.get() + " was held");
+    if (maxRunningSteps == 1) {
+      assertFalse(ranBeside, "no step replaced level-1 files while the deep step over " + heldNodes.get() + " was held");
+    } else {
+      assertTrue(ranBeside, "a step replaced level-1 files while the deep step over " + heldNodes.get() + " was held");
+    }
 
     CompactionGate.release();
     probe.awaitSettled();
