@@ -1,6 +1,5 @@
 package io.iam.bench.asterix;
 
-import io.iam.asterix.app.IamCCApplication;
 import io.iam.bench.util.Dirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,9 +20,13 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 /**
  * One AsterixDB 0.9.8 cluster controller and one node controller in this JVM, shared by every
  * {@code asterixdb} store the JVM has open: started by the first {@link #acquire}, stopped (its
- * files deleted) by the last {@link #release}, or at the latest when the JVM exits. It runs IAM's applications as a cluster would: {@link IamCCApplication} and, on the
- * NC, {@link CountingNCApplication} (IAM's NC application, which registers our policies, plus the
- * flush and merge counter).
+ * files deleted) by the last {@link #release}, or at the latest when the JVM exits. It runs IAM's
+ * applications as a cluster would: {@link EmbeddedCCApplication} and, on the NC, {@link
+ * CountingNCApplication} (IAM's CC and NC applications, which register our policies, plus the flush
+ * and merge counter).
+ *
+ * <p>Every listener binds 127.0.0.1: the IPC, data, result and messaging ports by their {@code
+ * *.listen.address}, the HTTP servers and RMI by {@link LoopbackOnly}.
  *
  * <p>Its {@code cc.conf} is written into a fresh temporary directory, which also holds its storage,
  * transaction log and logs. Every port is a free one picked at start, so it never meets another
@@ -108,6 +111,11 @@ final class EmbeddedAsterix {
         "",
         "[nc]",
         "address=127.0.0.1",
+        "cluster.listen.address=127.0.0.1",
+        "data.listen.address=127.0.0.1",
+        "result.listen.address=127.0.0.1",
+        "messaging.listen.address=127.0.0.1",
+        "replication.listen.address=127.0.0.1",
         "command=asterixnc",
         "app.class=" + CountingNCApplication.class.getName(),
         "storage.buffercache.pagesize=32KB",
@@ -116,7 +124,10 @@ final class EmbeddedAsterix {
         "",
         "[cc]",
         "address=127.0.0.1",
-        "app.class=" + IamCCApplication.class.getName(),
+        "cluster.listen.address=127.0.0.1",
+        "client.listen.address=127.0.0.1",
+        "console.listen.address=127.0.0.1",
+        "app.class=" + EmbeddedCCApplication.class.getName(),
         "api.port=" + api,
         "web.port=" + freePort(),
         "web.queryinterface.port=" + freePort(),
@@ -140,9 +151,13 @@ final class EmbeddedAsterix {
     Path confFile = home.resolve("cc.conf");
     Files.writeString(confFile, conf);
     AsterixHyracksIntegrationUtil.setStoragePath(home.resolve("io").toString());
+    if (!LoopbackOnly.rmiOnLoopback()) {
+      System.err.println("asterixdb: this JVM's RMI socket factory was set before; RMI may listen beyond loopback");
+    }
     Util util = new Util(client, cluster);
     try {
       util.init(true, confFile.toString());
+      LoopbackOnly.rebindConsole(util.cc);
     } catch (Exception e) {
       deleteQuietly(home);
       throw new IOException("asterixdb: the embedded cluster did not start: " + e, e);
@@ -248,7 +263,7 @@ final class EmbeddedAsterix {
 
     @Override
     protected ICCApplication createCCApplication() {
-      return new IamCCApplication();
+      return new EmbeddedCCApplication();
     }
 
     @Override
