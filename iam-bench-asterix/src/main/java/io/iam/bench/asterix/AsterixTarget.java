@@ -10,6 +10,7 @@ import io.iam.bench.load.SettleWaiter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -51,8 +52,10 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMemoryComponent;
  * dataset each get a key range of their own.
  *
  * <p><b>Writes</b> are buffered, newest value per key, and sent as one {@code UPSERT} of up to {@code
- * -o batch=N} (default {@value #DEFAULT_BATCH}) records when the buffer is full, before a scan or a
- * delete, and at {@link #settle()}. A {@link #get} of a buffered key answers from the buffer; others
+ * -o batch=N} records when the buffer is full, before a scan or a delete, and at {@link #settle()}.
+ * {@code -o ingest=} chooses how ({@link Ingest}): embedded, by default, the batch is written to a
+ * local file that an external dataset reads ({@value #DEFAULT_FILE_BATCH} records a batch); against
+ * a cluster the records are SQL++ literals in the statement ({@value #DEFAULT_STATEMENT_BATCH}). A {@link #get} of a buffered key answers from the buffer; others
  * run {@code SELECT}. {@link #scan} is {@code SELECT … WHERE k >= … ORDER BY k LIMIT n}; {@link
  * #delete} is {@code DELETE}. Thread-safe: the buffer is guarded by its monitor, held while a batch is
  * sent, so a reader never misses a record that is on its way.
@@ -73,14 +76,18 @@ public final class AsterixTarget implements LoadTarget {
   static final String DATASET = "dataset";
   static final String BATCH = "batch";
   static final String KEY_PREFIX = "key-prefix";
+  static final String INGEST = "ingest";
   static final String DEFAULT_DATAVERSE = "IamYcsb";
-  static final int DEFAULT_BATCH = 500;
+  /** Records per UPSERT statement that lists them (larger statements compile slower than linearly). */
+  static final int DEFAULT_STATEMENT_BATCH = 500;
+  /** Records per UPSERT from a batch file. */
+  static final int DEFAULT_FILE_BATCH = 10_000;
   /**
    * How long the embedded NC's counts must stay the same after it looked idle: a merge is scheduled
    * as the flush before it completes, so idle and settled can be a moment apart.
    */
   private static final long SETTLE_QUIET_MILLIS = 250;
-  private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX);
+  private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX, INGEST);
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final HexFormat HEX = HexFormat.of();
@@ -93,17 +100,22 @@ public final class AsterixTarget implements LoadTarget {
   private final String dataset;
   private final boolean dropOnClose;
   private final int batch;
+  /** How a batch reaches AsterixDB. */
+  private final Ingest ingest;
   private final MergePolicyClause policy;
   /** {@code -o key-prefix}'s bytes in hex, put before every key; empty without one. */
   private final String prefixHex;
   private final Map<String, String> buffer = new LinkedHashMap<>();
+  /** {@link Ingest#FILE}: the file each batch is written to before it is upserted. */
+  private Path batchFile;
   private final LongAdder userBytes = new LongAdder();
   /** Cluster mode: every component seen, by index partition and id, with its size. */
   private final Map<String, Long> componentsSeen = new ConcurrentHashMap<>();
   private boolean closed;
 
   private AsterixTarget(LoadConfig config, AsterixHttp http, EmbeddedAsterix embedded, List<String> ncApis,
-      String dataverse, String dataset, boolean dropOnClose, int batch, MergePolicyClause policy, String prefixHex) {
+      String dataverse, String dataset, boolean dropOnClose, int batch, Ingest ingest, MergePolicyClause policy,
+      String prefixHex) {
     this.config = config;
     this.http = http;
     this.embedded = embedded;
@@ -112,6 +124,7 @@ public final class AsterixTarget implements LoadTarget {
     this.dataset = dataset;
     this.dropOnClose = dropOnClose;
     this.batch = batch;
+    this.ingest = ingest;
     this.policy = policy;
     this.prefixHex = prefixHex;
   }
@@ -132,7 +145,9 @@ public final class AsterixTarget implements LoadTarget {
     boolean named = own.containsKey(DATASET);
     String dataset = identifier(DATASET, named ? own.get(DATASET)
         : "ycsb_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
-    int batch = batch(own.get(BATCH));
+    boolean cluster = own.containsKey(URL);
+    Ingest ingest = Ingest.of(own.get(INGEST), cluster);
+    int batch = batch(own.get(BATCH), ingest);
     String prefix = own.getOrDefault(KEY_PREFIX, "");
     if (!prefix.isEmpty() && !PREFIX.matcher(prefix).matches()) {
       throw new IllegalArgumentException("asterixdb: -o " + KEY_PREFIX + "='" + prefix
@@ -156,7 +171,8 @@ public final class AsterixTarget implements LoadTarget {
       }
     }
     AsterixTarget t = new AsterixTarget(config, new AsterixHttp(url), embedded, List.copyOf(ncApis), dataverse,
-        dataset, embedded != null && !named, batch, policy, HEX.formatHex(prefix.getBytes(StandardCharsets.US_ASCII)));
+        dataset, embedded != null && !named, batch, ingest, policy,
+        HEX.formatHex(prefix.getBytes(StandardCharsets.US_ASCII)));
     try {
       t.create();
     } catch (IOException | RuntimeException e) {
@@ -176,9 +192,9 @@ public final class AsterixTarget implements LoadTarget {
     return value;
   }
 
-  private static int batch(String value) {
+  private static int batch(String value, Ingest ingest) {
     if (value == null) {
-      return DEFAULT_BATCH;
+      return ingest == Ingest.FILE ? DEFAULT_FILE_BATCH : DEFAULT_STATEMENT_BATCH;
     }
     try {
       int n = Integer.parseInt(value);
@@ -195,6 +211,16 @@ public final class AsterixTarget implements LoadTarget {
     http.sql("CREATE DATAVERSE " + dataverse + " IF NOT EXISTS; USE " + dataverse + ";"
         + " CREATE TYPE KvType IF NOT EXISTS AS CLOSED { k: string, v: string };"
         + " CREATE DATASET " + dataset + "(KvType) IF NOT EXISTS PRIMARY KEY k" + policy.withClause() + ";");
+    if (ingest == Ingest.FILE) {
+      batchFile = Files.createTempFile("iam-asterixdb-batch-", ".csv");
+      http.sql(use() + "CREATE EXTERNAL DATASET " + batchDataset() + "(KvType) USING localfs ((\"path\"=\"127.0.0.1://"
+          + batchFile.toAbsolutePath() + "\"),(\"format\"=\"delimited-text\"),(\"delimiter\"=\",\"));");
+    }
+  }
+
+  /** The external dataset over {@link #batchFile}. */
+  private String batchDataset() {
+    return dataset + "_batch";
   }
 
   private String use() {
@@ -234,14 +260,23 @@ public final class AsterixTarget implements LoadTarget {
     if (buffer.isEmpty()) {
       return;
     }
-    StringBuilder s = new StringBuilder(use()).append("UPSERT INTO ").append(dataset).append(" ([");
-    boolean first = true;
-    for (Map.Entry<String, String> e : buffer.entrySet()) {
-      s.append(first ? "" : ",").append("{\"k\":\"").append(e.getKey()).append("\",\"v\":\"").append(e.getValue())
-          .append("\"}");
-      first = false;
+    if (ingest == Ingest.FILE) {
+      StringBuilder lines = new StringBuilder(buffer.size() * 1500);
+      for (Map.Entry<String, String> e : buffer.entrySet()) {
+        lines.append(e.getKey()).append(',').append(e.getValue()).append('\n');
+      }
+      Files.writeString(batchFile, lines, StandardCharsets.US_ASCII);
+      http.sql(use() + "UPSERT INTO " + dataset + " (SELECT VALUE b FROM " + batchDataset() + " b);");
+    } else {
+      StringBuilder s = new StringBuilder(use()).append("UPSERT INTO ").append(dataset).append(" ([");
+      boolean first = true;
+      for (Map.Entry<String, String> e : buffer.entrySet()) {
+        s.append(first ? "" : ",").append("{\"k\":\"").append(e.getKey()).append("\",\"v\":\"").append(e.getValue())
+            .append("\"}");
+        first = false;
+      }
+      http.sql(s.append("]);").toString());
     }
-    http.sql(s.append("]);").toString());
     buffer.clear();
     if (embedded == null) {
       observeComponents();
@@ -449,6 +484,10 @@ public final class AsterixTarget implements LoadTarget {
     closed = true;
     try {
       flushBuffer();
+      if (batchFile != null) {
+        http.sql(use() + "DROP DATASET " + batchDataset() + " IF EXISTS;");
+        Files.deleteIfExists(batchFile);
+      }
       if (dropOnClose) {
         http.sql("USE " + dataverse + "; DROP DATASET " + dataset + " IF EXISTS;");
       }

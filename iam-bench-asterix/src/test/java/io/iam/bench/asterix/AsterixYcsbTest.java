@@ -85,12 +85,13 @@ class AsterixYcsbTest {
 
   /**
    * Every operation as {@code StoreDbTest} runs it on the built-in stores, with batches of 2 records,
-   * so that reads meet records both in the write buffer and in AsterixDB.
+   * so that reads meet records both in the write buffer and in AsterixDB; both ways of sending a batch.
    */
-  @Test
-  void everyOperationRoundTrips() throws Exception {
-    Path dir = tmp.resolve("ops");
-    StoreDbRoundTrip.everyOperationThenClose(properties(dir, "batch", "2"), dir);
+  @ParameterizedTest
+  @CsvSource({"file", "statement"})
+  void everyOperationRoundTrips(String ingest) throws Exception {
+    Path dir = tmp.resolve("ops-" + ingest);
+    StoreDbRoundTrip.everyOperationThenClose(properties(dir, "batch", "2", "ingest", ingest), dir);
   }
 
   /** Keys and values of any bytes come back exactly, and a scan is in unsigned byte order. */
@@ -270,6 +271,8 @@ class AsterixYcsbTest {
       bad batch            | batch=0                             | -o batch='0' is out of range: allowed 1 to 100000
       bad dataset name     | dataset=a-b                         | -o dataset='a-b' is not a plain name
       bad key prefix       | key-prefix=a b                      | -o key-prefix='a b' must be 1 to 64 letters
+      bad ingest           | ingest=feed                         | -o ingest='feed' is not one of: file, statement
+      file ingest to a cluster | url=http://127.0.0.1:1,ingest=file | -o ingest=file needs the embedded instance
       """)
   void badOptionsAreRefusedByName(String label, String options, String message) {
     Map<String, String> o = new LinkedHashMap<>();
