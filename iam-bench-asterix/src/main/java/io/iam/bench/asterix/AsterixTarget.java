@@ -227,6 +227,11 @@ public final class AsterixTarget implements LoadTarget {
     return "USE " + dataverse + "; ";
   }
 
+  /** The embedded instance this store writes, or null against a cluster. */
+  EmbeddedAsterix embedded() {
+    return embedded;
+  }
+
   /** The dataverse and the dataset this store writes. */
   String dataverse() {
     return dataverse;
@@ -283,7 +288,8 @@ public final class AsterixTarget implements LoadTarget {
     }
   }
 
-  private void flushBuffer() throws IOException {
+  /** Sends the buffered records now. */
+  void flushBuffer() throws IOException {
     synchronized (buffer) {
       flushBufferLocked();
     }

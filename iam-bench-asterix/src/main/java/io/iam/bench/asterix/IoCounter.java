@@ -1,5 +1,8 @@
 package io.iam.bench.asterix;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,6 +30,11 @@ final class IoCounter {
     final AtomicLong mergeBytes = new AtomicLong();
     final AtomicLong runningFlushes = new AtomicLong();
     final AtomicLong runningMerges = new AtomicLong();
+    /** The time from scheduling to completion of every merge, added up. */
+    final AtomicLong mergeNanos = new AtomicLong();
+    /** Every flushed and merged component's size, in order of completion. */
+    final List<Long> flushSizes = Collections.synchronizedList(new ArrayList<>());
+    final List<Long> mergeSizes = Collections.synchronizedList(new ArrayList<>());
   }
 
   private static final ConcurrentMap<String, Counts> BY_INDEX = new ConcurrentHashMap<>();
@@ -57,18 +65,28 @@ final class IoCounter {
     boolean flush = type == LSMIOOperationType.FLUSH;
     Counts c = BY_INDEX.computeIfAbsent(op.getIndexIdentifier(), id -> new Counts());
     (flush ? c.runningFlushes : c.runningMerges).incrementAndGet();
+    long scheduled = System.nanoTime();
     op.addCompleteListener(done -> {
       try {
         ILSMDiskComponent component = done.getNewComponent();
         if (done.getStatus() == LSMIOOperationStatus.SUCCESS && component != null) {
           long size = component.getComponentSize();
-          (flush ? c.flushes : c.merges).incrementAndGet();
+          (flush ? c.flushSizes : c.mergeSizes).add(size);
+          if (!flush) {
+            c.mergeNanos.addAndGet(System.nanoTime() - scheduled);
+          }
           (flush ? c.flushBytes : c.mergeBytes).addAndGet(size);
+          (flush ? c.flushes : c.merges).incrementAndGet();
         }
       } finally {
         (flush ? c.runningFlushes : c.runningMerges).decrementAndGet();
       }
     });
+  }
+
+  /** The counts of one index, by its identifier; empty counts if it has not flushed or merged. */
+  static Counts index(String identifier) {
+    return BY_INDEX.computeIfAbsent(identifier, id -> new Counts());
   }
 
   /**

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {SimulateCommand.class, SimulateTreeCommand.class, PoliciesCommand.class, LoadCommand.class,
       YcsbCommand.class, ProjectionsCommand.class, CompareCommand.class, DrawTreeCommand.class, JmhCompareCommand.class,
+      HostExperimentCommand.class,
       CommandLine.HelpCommand.class})
 public final class IamCommand implements Callable<Integer> {
 

@@ -12,12 +12,11 @@ import io.iam.core.sim.Simulator;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -41,20 +40,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "binomial",
-      completionCandidates = CliConverters.PolicyNames.class,
-      description = "Merge policy: ${COMPLETION-CANDIDATES} (see 'iam policies'). Default: ${DEFAULT-VALUE}.")
-  String policy;
-
-  @Option(names = "--k", paramLabel = "N",
-      description = "Shortcut for -o max-components=N, for the policies that have that option."
-          + " Default: the policy's own (6).")
-  Integer k;
-
-  @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE",
-      description = "A policy option (repeatable), e.g. -o ratio=1.5; see 'iam policies'."
-          + " Default: none (every option at its default).")
-  Map<String, String> options = new LinkedHashMap<>();
+  @Mixin PolicyArgs policyArgs = new PolicyArgs();
 
   @Option(names = "--flushes", paramLabel = "N", defaultValue = "24000",
       description = "Number of flushes to simulate. Default: ${DEFAULT-VALUE}.")
@@ -144,7 +130,7 @@ public final class SimulateCommand implements Callable<Integer> {
     MergePolicy p;
     FlushStream stream;
     try {
-      p = PolicyChoice.create(policy, k, options);
+      p = policyArgs.create();
       stream = new StreamChoice(flushSize, flushRandom, updates, recordSize, seed).create();
     } catch (InvalidOptionsException e) {
       throw usage(e.getMessage());

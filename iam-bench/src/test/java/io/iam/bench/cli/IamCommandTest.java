@@ -13,7 +13,7 @@ class IamCommandTest {
 
     assertEquals(2, run.exitCode());
     assertEquals("", run.out());
-    assertTrue(run.err().startsWith("iam: missing command (simulate, simulate-tree, policies, load, ycsb, projections, compare, draw-tree or jmh-compare)\n"), run.err());
+    assertTrue(run.err().startsWith("iam: missing command (simulate, simulate-tree, policies, load, ycsb, projections, compare, draw-tree, jmh-compare or host-experiment)\n"), run.err());
     assertTrue(run.err().contains("Usage: iam"), run.err());
   }
 }

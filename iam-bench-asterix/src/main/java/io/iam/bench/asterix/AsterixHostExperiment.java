@@ -1,0 +1,122 @@
+package io.iam.bench.asterix;
+
+import io.iam.bench.host.HostExperiment;
+import io.iam.bench.host.HostRun;
+import io.iam.bench.load.LoadConfig;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.LongConsumer;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
+
+/**
+ * The bounded-depth experiment in the embedded AsterixDB: a fresh dataset under the policy (through
+ * {@code iam-asterix}, as an operator would set it), and for each flush {@code recordsPerFlush} new
+ * records sent as one batch, then the NC asked to flush, then a wait until that flush and every
+ * merge it started have completed, then the primary index's disk components counted. The flushes
+ * are therefore of equal size, as in the paper's runs, and the store holds still between them as
+ * the cost model's sequential steps do. Sizes and merge times are those the NC's IO scheduler saw
+ * ({@link IoCounter}).
+ */
+final class AsterixHostExperiment implements HostExperiment {
+
+  /** The memory budget: far above a flush, so AsterixDB never flushes on its own between ours. */
+  private static final long MEMORY_BUDGET = 64L << 20;
+  private static final long CACHE = 64L << 20;
+  /** How long the counts must stay still after a flush before its merges are taken as done. */
+  private static final long QUIET_NANOS = 20_000_000L;
+  private static final long FLUSH_TIMEOUT_NANOS = 120_000_000_000L;
+
+  @Override
+  public HostRun run(Spec spec, LongConsumer progress) throws IOException {
+    if ((long) spec.recordsPerFlush() * (spec.valueBytes() + 64) * 2 > MEMORY_BUDGET / 4) {
+      throw new IllegalArgumentException("asterixdb: a flush of " + spec.recordsPerFlush() + " records of "
+          + spec.valueBytes() + " bytes does not fit the experiment's memory component; write fewer or smaller records");
+    }
+    Map<String, String> options = new LinkedHashMap<>(spec.options());
+    options.put(LoadConfig.POLICY, spec.policy());
+    options.put(AsterixTarget.BATCH, Integer.toString(spec.recordsPerFlush()));
+    LoadConfig config = LoadConfig.defaults(AsterixTarget.NAME, MEMORY_BUDGET, CACHE).withEngineOptions(options);
+    Path dir = Path.of(System.getProperty("java.io.tmpdir")); // not used: AsterixDB keeps its own files
+    long start = System.nanoTime();
+    try (AsterixTarget t = AsterixTarget.open(dir, config)) {
+      EmbeddedAsterix embedded = t.embedded();
+      Random random = new Random(42);
+      byte[] value = new byte[spec.valueBytes()];
+      long key = 0;
+      long components = 0;
+      int max = 0;
+      IoCounter.Counts counts = null;
+      for (int f = 1; f <= spec.flushes(); f++) {
+        for (int r = 0; r < spec.recordsPerFlush(); r++) {
+          random.nextBytes(value);
+          t.put(ByteBuffer.allocate(8).putLong(key++).array(), value);
+        }
+        t.flushBuffer();
+        embedded.flushAll();
+        ILSMIndex primary = primary(embedded, t);
+        if (counts == null) {
+          counts = IoCounter.index(primary.getIndexIdentifier());
+        }
+        awaitFlushAndMerges(counts, f);
+        int now = primary.getDiskComponents().size();
+        components += now;
+        max = Math.max(max, now);
+        progress.accept(f);
+      }
+      return new HostRun(AsterixTarget.NAME, t.describePolicy(), new ArrayList<>(counts.flushSizes),
+          new ArrayList<>(counts.mergeSizes), counts.mergeNanos.get() / 1_000_000,
+          (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000);
+    }
+  }
+
+  /** The dataset's primary index on the NC (its directory is named after the dataset). */
+  private static ILSMIndex primary(EmbeddedAsterix embedded, AsterixTarget t) throws IOException {
+    List<ILSMIndex> indexes = embedded.openIndexes(t.dataverse(), t.dataset());
+    for (ILSMIndex i : indexes) {
+      if (i.getIndexIdentifier().endsWith("/" + t.dataset())) {
+        return i;
+      }
+    }
+    throw new IOException("asterixdb: no primary index of " + t.dataset() + " among " + indexes);
+  }
+
+  /** Waits until the index has made {@code flushes} flushes and nothing has run for a moment. */
+  private static void awaitFlushAndMerges(IoCounter.Counts c, int flushes) throws IOException {
+    long deadline = System.nanoTime() + FLUSH_TIMEOUT_NANOS;
+    long quietSince = -1;
+    long lastMerges = -1;
+    while (true) {
+      long now = System.nanoTime();
+      if (c.flushes.get() > flushes) {
+        throw new IOException("asterixdb: the index flushed " + c.flushes.get() + " times for " + flushes
+            + " flushes asked: AsterixDB flushed on its own (a memory budget set before, by another store in this JVM?)");
+      }
+      boolean idle = c.flushes.get() == flushes && c.runningFlushes.get() == 0 && c.runningMerges.get() == 0;
+      long merges = c.merges.get();
+      if (!idle || merges != lastMerges) {
+        quietSince = -1;
+      } else if (quietSince < 0) {
+        quietSince = now;
+      } else if (now - quietSince >= QUIET_NANOS) {
+        return;
+      }
+      lastMerges = merges;
+      if (now > deadline) {
+        throw new IOException("asterixdb: flush " + flushes + " and its merges did not complete in 120 s");
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("asterixdb: interrupted waiting for flush " + flushes);
+      }
+    }
+  }
+}

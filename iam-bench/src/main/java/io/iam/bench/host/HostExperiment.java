@@ -1,0 +1,33 @@
+package io.iam.bench.host;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * The bounded-depth experiment run in a real host (AsterixDB, HBase): one store under a merge
+ * policy takes {@code flushes} flushes of equal size, and the host reports what it wrote. Hosts
+ * live in their own modules and are found with {@link java.util.ServiceLoader} ({@link
+ * HostExperimentProvider}); {@code iam host-experiment --host NAME} runs them.
+ */
+public interface HostExperiment {
+
+  /**
+   * What to run.
+   *
+   * @param policy the merge policy's name, as {@code iam policies} lists it
+   * @param options the policy's options under iam-core's keys ({@code max-components} for k)
+   * @param flushes the flushes to make
+   * @param recordsPerFlush distinct new records written before each flush
+   * @param valueBytes the value size of each record
+   */
+  record Spec(String policy, Map<String, String> options, int flushes, int recordsPerFlush, int valueBytes) {}
+
+  /**
+   * Runs the experiment.
+   *
+   * @param progress told the flushes done so far
+   * @throws IOException if the host fails
+   */
+  HostRun run(Spec spec, LongConsumer progress) throws IOException;
+}
