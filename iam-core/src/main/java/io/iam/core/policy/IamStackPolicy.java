@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The IAM-tree's flush strategy (Shi et al., ICPP 2019, §5.1) for engines whose components cannot
+ * The IAM-tree's flush strategy (Gong, He, Gong, Lei, ICPP 2019, §5.1) for engines whose components cannot
  * be split by key range, such as AsterixDB's: a stack policy. Each IAM level becomes a tier of the
  * stack, newest first:
  *

@@ -1,5 +1,5 @@
 /**
- * The pure kernel of the LSA-tree and the IAM-tree (Li et al., ICPP 2019, sections 4 and 5).
+ * The pure kernel of the LSA-tree and the IAM-tree (Gong, He, Gong, Lei, ICPP 2019, sections 4 and 5).
  *
  * <p>Everything here is metadata in, a plan out: no I/O, clocks or threads. Keys are {@code long}s
  * in this model; the engine will map its byte[] key ranges onto these plans later. {@link
