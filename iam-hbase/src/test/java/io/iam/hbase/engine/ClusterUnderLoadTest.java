@@ -154,11 +154,22 @@ class ClusterUnderLoadTest {
       HRegionServer rs = cluster.getRegionServer(cluster.getServerWith(r.getRegionInfo().getRegionName()));
       rs.getCompactSplitThread().requestSystemCompaction(r, "test settle");
     }
-    MiniHBase.util().waitFor(120_000, 200, () -> regions(t).stream().allMatch(r -> {
-      HStore s = r.getStore(FAMILY);
-      return r.getCompactionState() == org.apache.hadoop.hbase.client.CompactionState.NONE
-          && !(s.getStoreEngine() instanceof IamStoreEngine e && ((IamStoreFileManager) e.getStoreFileManager()).pendingWork());
-    }));
+    // A flush asked for while another runs (HBase's flusher, or one waiting for level 1) does
+    // nothing: flush again until every memstore is empty, so no edit is left for a WAL replay.
+    MiniHBase.util().waitFor(120_000, 200, () -> {
+      boolean settled = true;
+      for (HRegion r : regions(t)) {
+        HStore s = r.getStore(FAMILY);
+        if (r.getMemStoreDataSize() > 0) {
+          r.flush(true);
+          settled = false;
+        } else {
+          settled &= r.getCompactionState() == org.apache.hadoop.hbase.client.CompactionState.NONE
+              && !(s.getStoreEngine() instanceof IamStoreEngine e && ((IamStoreFileManager) e.getStoreFileManager()).pendingWork());
+        }
+      }
+      return settled;
+    });
   }
 
   /**
