@@ -55,8 +55,8 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMemoryComponent;
  * -o batch=N} records when the buffer is full, before a scan or a delete, and at {@link #settle()}.
  * {@code -o ingest=} chooses how ({@link Ingest}): embedded, by default, the batch is written to a
  * local file that an external dataset reads ({@value #DEFAULT_FILE_BATCH} records a batch); against
- * a cluster the records are SQL++ literals in the statement ({@value #DEFAULT_STATEMENT_BATCH}). A {@link #get} of a buffered key answers from the buffer; others
- * run {@code SELECT}. {@link #scan} is {@code SELECT … WHERE k >= … ORDER BY k LIMIT n}; {@link
+ * a cluster the records are SQL++ literals in the statement ({@value #DEFAULT_STATEMENT_BATCH}).
+ * A {@link #get} of a buffered key answers from the buffer; others run {@code SELECT}. {@link #scan} is {@code SELECT … WHERE k >= … ORDER BY k LIMIT n}; {@link
  * #delete} is {@code DELETE}. Thread-safe: the buffer is guarded by its monitor, held while a batch is
  * sent, so a reader never misses a record that is on its way.
  *

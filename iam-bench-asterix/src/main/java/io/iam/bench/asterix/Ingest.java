@@ -39,9 +39,4 @@ enum Ingest {
     }
     return ingest;
   }
-
-  @Override
-  public String toString() {
-    return name().toLowerCase(Locale.ROOT);
-  }
 }
