@@ -1,5 +1,7 @@
 package io.iam.bench.asterix;
 
+import io.iam.asterix.policy.AsterixPolicies;
+import io.iam.asterix.policy.IamMergePolicyFactory;
 import io.iam.bench.host.HostExperiment;
 import io.iam.bench.host.HostRun;
 import io.iam.bench.load.LoadConfig;
@@ -29,9 +31,14 @@ final class AsterixHostExperiment implements HostExperiment {
   /** The memory budget: far above a flush, so AsterixDB never flushes on its own between ours. */
   private static final long MEMORY_BUDGET = 64L << 20;
   private static final long CACHE = 64L << 20;
+  /** Pages of the instance the experiment starts (see the class comment). */
+  static final long PAGE_BYTES = 4L << 10;
   /** How long the counts must stay still after a flush before its merges are taken as done. */
-  private static final long QUIET_NANOS = 20_000_000L;
+  private static final long QUIET_NANOS = 5_000_000L;
   private static final long FLUSH_TIMEOUT_NANOS = 120_000_000_000L;
+
+  /** The instance, held from the first run to {@link #close}, so that runs share it. */
+  private EmbeddedAsterix held;
 
   @Override
   public HostRun run(Spec spec, LongConsumer progress) throws IOException {
@@ -40,13 +47,18 @@ final class AsterixHostExperiment implements HostExperiment {
           + spec.valueBytes() + " bytes does not fit the experiment's memory component; write fewer or smaller records");
     }
     Map<String, String> options = new LinkedHashMap<>(spec.options());
-    options.put(LoadConfig.POLICY, spec.policy());
+    options.put(LoadConfig.POLICY, asterixName(spec.policy()));
     options.put(AsterixTarget.BATCH, Integer.toString(spec.recordsPerFlush()));
     LoadConfig config = LoadConfig.defaults(AsterixTarget.NAME, MEMORY_BUDGET, CACHE).withEngineOptions(options);
     Path dir = Path.of(System.getProperty("java.io.tmpdir")); // not used: AsterixDB keeps its own files
+    hold();
     long start = System.nanoTime();
     try (AsterixTarget t = AsterixTarget.open(dir, config)) {
       EmbeddedAsterix embedded = t.embedded();
+      int datasetId = t.policyRow().path("DatasetId").asInt(-1);
+      if (datasetId < 0) {
+        throw new IOException("asterixdb: no DatasetId in the metadata of " + t.dataset());
+      }
       Random random = new Random(42);
       byte[] value = new byte[spec.valueBytes()];
       long key = 0;
@@ -59,7 +71,7 @@ final class AsterixHostExperiment implements HostExperiment {
           t.put(ByteBuffer.allocate(8).putLong(key++).array(), value);
         }
         t.flushBuffer();
-        embedded.flushAll();
+        embedded.flush(datasetId);
         ILSMIndex primary = primary(embedded, t);
         if (counts == null) {
           counts = IoCounter.index(primary.getIndexIdentifier());
@@ -72,8 +84,39 @@ final class AsterixHostExperiment implements HostExperiment {
       }
       return new HostRun(AsterixTarget.NAME, t.describePolicy(), new ArrayList<>(counts.flushSizes),
           new ArrayList<>(counts.mergeSizes), counts.mergeNanos.get() / 1_000_000,
-          (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000);
+          (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000,
+          counts.mergeInputs.get(), counts.mergeInputBytes.get());
     }
+  }
+
+  private synchronized void hold() throws IOException {
+    if (held == null) {
+      held = EmbeddedAsterix.acquire(MEMORY_BUDGET, CACHE, PAGE_BYTES);
+    }
+  }
+
+  /** Two: each run has a dataset of its own and flushes only that dataset. */
+  @Override
+  public int maxParallelRuns() {
+    return 2;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (held != null) {
+      held = null;
+      EmbeddedAsterix.release();
+    }
+  }
+
+  /**
+   * The name AsterixDB knows an iam-core policy by: IAM's factory for it ({@code constant} is
+   * {@code iam-constant} there, beside AsterixDB's own), or AsterixDB's own policy that iam-core
+   * models ({@code prefix}, {@code concurrent}).
+   */
+  static String asterixName(String policy) {
+    return AsterixPolicies.all().stream().filter(f -> f.descriptor().name().equals(policy))
+        .map(IamMergePolicyFactory::getName).findFirst().orElse(policy);
   }
 
   /** The dataset's primary index on the NC (its directory is named after the dataset). */

@@ -33,7 +33,8 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
  * AsterixDB on the machine. The budgets of the first store opened decide (later ones share the
  * instance): {@code storage.memorycomponent.globalbudget} = the memtable size (at least 4 MiB, since
  * AsterixDB splits the budget into pages over the open datasets' memory components) and {@code
- * storage.buffercache.size} = the cache size (at least 8 MiB); 32 KiB pages.
+ * storage.buffercache.size} = the cache size (at least 8 MiB); 32 KiB pages unless the first
+ * acquire names another page size.
  */
 final class EmbeddedAsterix {
 
@@ -41,6 +42,8 @@ final class EmbeddedAsterix {
   static final long MIN_MEMORY_BUDGET = 4L << 20;
   /** The smallest buffer cache used. */
   static final long MIN_BUFFER_CACHE = 8L << 20;
+  /** {@code storage.buffercache.pagesize} unless the first acquire names another. */
+  static final long DEFAULT_PAGE_BYTES = 32L << 10;
   private static final String NC = "asterix_nc1";
 
   static {
@@ -60,15 +63,18 @@ final class EmbeddedAsterix {
   private final String ncApiUrl;
   private final long memoryBudget;
   private final long bufferCache;
+  private final long pageBytes;
   private boolean stopped;
 
-  private EmbeddedAsterix(Path home, Util util, String apiUrl, String ncApiUrl, long memoryBudget, long bufferCache) {
+  private EmbeddedAsterix(Path home, Util util, String apiUrl, String ncApiUrl, long memoryBudget, long bufferCache,
+      long pageBytes) {
     this.home = home;
     this.util = util;
     this.apiUrl = apiUrl;
     this.ncApiUrl = ncApiUrl;
     this.memoryBudget = memoryBudget;
     this.bufferCache = bufferCache;
+    this.pageBytes = pageBytes;
   }
 
   /**
@@ -76,8 +82,20 @@ final class EmbeddedAsterix {
    * Each acquire is paired with one {@link #release}.
    */
   static synchronized EmbeddedAsterix acquire(long memtableBytes, long cacheBytes) throws IOException {
+    return acquire(memtableBytes, cacheBytes, instance == null ? DEFAULT_PAGE_BYTES : instance.pageBytes);
+  }
+
+  /**
+   * As {@link #acquire(long, long)}, with pages of {@code pageBytes} (a power of two).
+   *
+   * @throws IllegalStateException if the instance runs already with another page size
+   */
+  static synchronized EmbeddedAsterix acquire(long memtableBytes, long cacheBytes, long pageBytes) throws IOException {
     if (instance == null) {
-      instance = start(Math.max(MIN_MEMORY_BUDGET, memtableBytes), Math.max(MIN_BUFFER_CACHE, cacheBytes));
+      instance = start(Math.max(MIN_MEMORY_BUDGET, memtableBytes), Math.max(MIN_BUFFER_CACHE, cacheBytes), pageBytes);
+    } else if (instance.pageBytes != pageBytes) {
+      throw new IllegalStateException("asterixdb: the embedded instance runs with pages of " + instance.pageBytes
+          + " bytes, not " + pageBytes + " (one page size per JVM)");
     }
     references++;
     return instance;
@@ -95,7 +113,10 @@ final class EmbeddedAsterix {
     }
   }
 
-  private static EmbeddedAsterix start(long memoryBudget, long bufferCache) throws IOException {
+  private static EmbeddedAsterix start(long memoryBudget, long bufferCache, long pageBytes) throws IOException {
+    if (Long.bitCount(pageBytes) != 1 || pageBytes < 4096) {
+      throw new IllegalArgumentException("asterixdb: a page of " + pageBytes + " bytes: must be a power of two of 4096 or more");
+    }
     Path home = Files.createTempDirectory("iam-asterixdb-");
     int api = freePort();
     int ncApi = freePort();
@@ -118,7 +139,7 @@ final class EmbeddedAsterix {
         "replication.listen.address=127.0.0.1",
         "command=asterixnc",
         "app.class=" + CountingNCApplication.class.getName(),
-        "storage.buffercache.pagesize=32KB",
+        "storage.buffercache.pagesize=" + pageBytes,
         "storage.buffercache.size=" + bufferCache,
         "storage.memorycomponent.globalbudget=" + memoryBudget,
         "",
@@ -163,7 +184,7 @@ final class EmbeddedAsterix {
       throw new IOException("asterixdb: the embedded cluster did not start: " + e, e);
     }
     EmbeddedAsterix a = new EmbeddedAsterix(home, util, "http://127.0.0.1:" + api, "http://127.0.0.1:" + ncApi,
-        memoryBudget, bufferCache);
+        memoryBudget, bufferCache, pageBytes);
     Runtime.getRuntime().addShutdownHook(new Thread(a::stop, "iam-asterixdb-stop"));
     return a;
   }
@@ -200,6 +221,10 @@ final class EmbeddedAsterix {
     return bufferCache;
   }
 
+  long pageBytes() {
+    return pageBytes;
+  }
+
   /** Where the cluster keeps its configuration and files. */
   Path home() {
     return home;
@@ -215,6 +240,11 @@ final class EmbeddedAsterix {
     return nc().getDatasetLifecycleManager().getOpenResources().stream()
         .filter(ILSMIndex.class::isInstance).map(ILSMIndex.class::cast)
         .filter(i -> ("/" + i.getIndexIdentifier()).contains(part)).toList();
+  }
+
+  /** Asks the NC to flush the memory components of one dataset, by its {@code DatasetId}, and waits. */
+  void flush(int datasetId) throws IOException {
+    nc().getDatasetLifecycleManager().flushDataset(datasetId, false);
   }
 
   /** Asks the NC to flush the memory components of every dataset. */

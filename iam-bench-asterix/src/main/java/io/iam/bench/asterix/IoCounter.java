@@ -7,11 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hyracks.api.exceptions.HyracksDataException;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponent;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationStatus;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationType;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
+import org.apache.hyracks.storage.am.lsm.common.impls.MergeOperation;
 
 /**
  * Every flush and merge the embedded NC runs, with the size of the component it wrote, per index.
@@ -35,6 +37,9 @@ final class IoCounter {
     /** Every flushed and merged component's size, in order of completion. */
     final List<Long> flushSizes = Collections.synchronizedList(new ArrayList<>());
     final List<Long> mergeSizes = Collections.synchronizedList(new ArrayList<>());
+    /** The components every completed merge read, and their bytes, added up. */
+    final AtomicLong mergeInputs = new AtomicLong();
+    final AtomicLong mergeInputBytes = new AtomicLong();
   }
 
   private static final ConcurrentMap<String, Counts> BY_INDEX = new ConcurrentHashMap<>();
@@ -66,6 +71,13 @@ final class IoCounter {
     Counts c = BY_INDEX.computeIfAbsent(op.getIndexIdentifier(), id -> new Counts());
     (flush ? c.runningFlushes : c.runningMerges).incrementAndGet();
     long scheduled = System.nanoTime();
+    long[] inputs = new long[2];
+    if (op instanceof MergeOperation merge) {
+      for (ILSMComponent input : merge.getMergingComponents()) {
+        inputs[0]++;
+        inputs[1] += input instanceof ILSMDiskComponent d ? d.getComponentSize() : 0;
+      }
+    }
     op.addCompleteListener(done -> {
       try {
         ILSMDiskComponent component = done.getNewComponent();
@@ -74,6 +86,8 @@ final class IoCounter {
           (flush ? c.flushSizes : c.mergeSizes).add(size);
           if (!flush) {
             c.mergeNanos.addAndGet(System.nanoTime() - scheduled);
+            c.mergeInputs.addAndGet(inputs[0]);
+            c.mergeInputBytes.addAndGet(inputs[1]);
           }
           (flush ? c.flushBytes : c.mergeBytes).addAndGet(size);
           (flush ? c.flushes : c.merges).incrementAndGet();

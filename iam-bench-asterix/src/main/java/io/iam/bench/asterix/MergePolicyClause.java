@@ -5,7 +5,9 @@ import io.iam.asterix.policy.IamMergePolicyFactory;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.option.Option;
 import io.iam.core.option.OptionValues;
+import io.iam.core.policy.ConcurrentPolicy;
 import io.iam.core.policy.MergePolicies;
+import io.iam.core.policy.PrefixPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,13 +22,13 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>IAM's policies ({@code binomial}, {@code minlatency}, … as {@link AsterixPolicies} names
- *       them) and AsterixDB's {@code prefix}: the options are the policy's iam-core option keys
+ *       them) and AsterixDB's {@code prefix} and {@code concurrent}, which iam-core models: the options are the policy's iam-core option keys
  *       ({@code max-components}, {@code size-ratio}, …), validated with its option table and
  *       translated to AsterixDB's parameter names by {@link Option#asterixName()}. Every parameter
  *       the policy takes is written (AsterixDB requires them all), the ones not given at their
  *       defaults.
  *   <li>AsterixDB's other built-in policies ({@code constant}, {@code no-merge}, {@code
- *       correlated-prefix}, {@code concurrent}): no IAM option table describes them, so the options
+ *       correlated-prefix}): no IAM option table describes them, so the options
  *       go through under the names given, which must be AsterixDB's ({@code num-components}); AsterixDB
  *       checks them.
  *   <li>No policy: no clause, AsterixDB's default policy.
@@ -35,8 +37,9 @@ import java.util.regex.Pattern;
 final class MergePolicyClause {
 
   /** AsterixDB 0.9.8's own policy names that have no IAM option table. */
-  static final Set<String> ASTERIX_BUILT_IN = Set.of("constant", "no-merge", "correlated-prefix", "concurrent");
-  private static final String ASTERIX_PREFIX = "prefix";
+  static final Set<String> ASTERIX_BUILT_IN = Set.of("constant", "no-merge", "correlated-prefix");
+  /** AsterixDB's own policies that iam-core models, under the same names and parameters. */
+  private static final List<String> ASTERIX_MODELED = List.of(PrefixPolicy.NAME, ConcurrentPolicy.NAME);
   private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?");
 
   private final String name;
@@ -65,7 +68,7 @@ final class MergePolicyClause {
     if (described.isEmpty()) {
       if (!ASTERIX_BUILT_IN.contains(name)) {
         List<String> known = new ArrayList<>(AsterixPolicies.all().stream().map(IamMergePolicyFactory::getName).toList());
-        known.add(ASTERIX_PREFIX);
+        known.addAll(ASTERIX_MODELED);
         known.addAll(ASTERIX_BUILT_IN.stream().sorted().toList());
         throw new InvalidOptionsException("invalid asterixdb options",
             List.of("unknown merge policy '" + name + "' (known: " + String.join(", ", known) + ")"));
@@ -102,7 +105,7 @@ final class MergePolicyClause {
     if (ours.isPresent()) {
       return Optional.of(ours.get().descriptor());
     }
-    return ASTERIX_PREFIX.equals(name) ? Optional.of(MergePolicies.descriptor(ASTERIX_PREFIX)) : Optional.empty();
+    return ASTERIX_MODELED.contains(name) ? Optional.of(MergePolicies.descriptor(name)) : Optional.empty();
   }
 
   private static String literal(Object value) {

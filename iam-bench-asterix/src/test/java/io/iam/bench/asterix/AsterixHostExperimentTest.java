@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.iam.bench.cli.IamCommand;
+import io.iam.bench.host.HostExperimentChecks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -22,26 +23,7 @@ class AsterixHostExperimentTest {
 
   @Test
   void binomialInAsterixDbMakesTheSimulatorsMergesOverHundredsOfFlushes() throws Exception {
-    StringWriter out = new StringWriter();
-    CommandLine cl = IamCommand.newCommandLine();
-    cl.setOut(new PrintWriter(out));
-    int code = cl.execute("host-experiment", "--host", "asterixdb", "--policy", "binomial", "--k", "4",
-        "--flushes", "200", "--records-per-flush", "400", "--no-progress", "--json");
-    assertEquals(0, code, out.toString());
-    List<String> lines = out.toString().lines().toList();
-    JsonNode r = new ObjectMapper().readTree(lines.get(lines.size() - 1));
-    JsonNode sim = r.path("simulated");
-    assertEquals(200, r.path("flushes").asInt(), r.toString());
-    assertTrue(r.path("describe").asText().contains("binomial {num-components=4}"), r.toString());
-    assertTrue(r.path("merges").asInt() > 50, "merges: " + r);
-    assertEquals(sim.path("merges").asInt(), r.path("merges").asInt(), "merges, host and simulator: " + r);
-    assertEquals(sim.path("averageComponents").asDouble(), r.path("averageComponents").asDouble(), 1e-9, r.toString());
-    assertEquals(sim.path("maxComponents").asInt(), r.path("maxComponents").asInt(), r.toString());
-    assertTrue(r.path("maxComponents").asInt() <= 5, "binomial k=4 holds at most k + 1 components: " + r);
-    double wa = (r.path("bytesFlushed").asDouble() + r.path("bytesMerged").asDouble()) / r.path("bytesFlushed").asDouble();
-    assertEquals(wa, r.path("writeAmplification").asDouble(), 1e-9, r.toString());
-    assertTrue(r.path("mergeMillis").asLong() > 0, r.toString());
-    assertTrue(out.toString().contains("write amplification"), out.toString());
+    HostExperimentChecks.binomialMakesTheSimulatorsMerges("asterixdb", 200, 400, "binomial {num-components=4}");
   }
 
   @Test

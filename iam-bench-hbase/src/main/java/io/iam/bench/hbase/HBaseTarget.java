@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
@@ -209,6 +210,19 @@ public final class HBaseTarget implements LoadTarget {
           + human(MIN_FLUSH_BYTES) + ", the smallest an HBase master accepts (hbase.table.sanity.checks)");
       flushBytes = MIN_FLUSH_BYTES;
     }
+    long flush = flushBytes;
+    return createTable(connection, options, name -> descriptor(name, options, flush));
+  }
+
+  /**
+   * Creates the table {@code descriptor} describes under {@code options}' table name: on the mini
+   * cluster always a fresh table, under a name no store of this JVM used before ({@code _2}, {@code
+   * _3}, ... appended); on a real cluster the existing table of that name if there is one.
+   *
+   * @return the table's name
+   */
+  static TableName createTable(Connection connection, HBaseOptions options,
+      Function<TableName, TableDescriptor> descriptor) throws IOException {
     try (Admin admin = connection.getAdmin()) {
       for (int n = 1; ; n++) {
         TableName name = TableName.valueOf(n == 1 ? options.table() : options.table() + "_" + n);
@@ -224,7 +238,7 @@ public final class HBaseTarget implements LoadTarget {
           return name;
         }
         try {
-          admin.createTable(descriptor(name, options, flushBytes));
+          admin.createTable(descriptor.apply(name));
           return name;
         } catch (TableExistsException e) {
           if (!options.miniCluster()) {
@@ -563,8 +577,18 @@ public final class HBaseTarget implements LoadTarget {
       }
       return b.toString();
     }
+    b.append(" on the in-process mini cluster: ").append(describeStores(name));
+    return b.toString();
+  }
+
+  /**
+   * What the stores of {@code table}'s family {@code f} on the mini cluster run, read back from the
+   * live stores: engine, compaction policy (with the kernel policy and its options, or IAM's engine
+   * settings), flush size and blocking store files; one entry per region.
+   */
+  static String describeStores(TableName table) {
     List<String> stores = new ArrayList<>();
-    for (HRegion region : MiniCluster.regions(name)) {
+    for (HRegion region : MiniCluster.regions(table)) {
       HStore store = region.getStore(FAMILY);
       CompactionPolicy policy = store.getStoreEngine().getCompactionPolicy();
       String kernel = "";
@@ -577,8 +601,7 @@ public final class HBaseTarget implements LoadTarget {
           + policy.getClass().getSimpleName() + kernel + ", flush size "
           + human(region.getMemStoreFlushSize()) + ", blocking store files " + store.getBlockingFileCount());
     }
-    b.append(" on the in-process mini cluster: ").append(String.join("; ", stores));
-    return b.toString();
+    return String.join("; ", stores);
   }
 
   @Override

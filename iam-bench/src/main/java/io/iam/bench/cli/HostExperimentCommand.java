@@ -2,27 +2,38 @@ package io.iam.bench.cli;
 
 import io.iam.bench.host.HostExperiment;
 import io.iam.bench.host.HostExperimentProvider;
+import io.iam.bench.host.HostPoint;
 import io.iam.bench.host.HostRun;
+import io.iam.bench.host.HostSweepCharts;
+import io.iam.bench.host.HostSweepPlan;
 import io.iam.bench.util.Json;
 import io.iam.bench.util.Progress;
 import io.iam.bench.util.Sizes;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.policy.MergePolicy;
-import io.iam.core.sim.Accounting;
-import io.iam.core.sim.ReplayedFlushes;
 import io.iam.core.sim.SimulationResult;
-import io.iam.core.sim.Simulator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
@@ -37,9 +48,10 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Runs a merge policy in a real host (the embedded AsterixDB) for N equal flushes, and prints"
-          + " its write amplification, component counts, merges and merge time beside the"
-          + " simulator's for the same flush sizes.",
+      "Runs a merge policy in a real host (the embedded AsterixDB, or HBase) for N equal flushes,"
+          + " and prints its write amplification, component counts, merges and merge time beside"
+          + " the simulator's for the same flush sizes. With --sweep, every policy at every k"
+          + " (the bounded-depth paper's Fig. 2), with charts.",
       ""
     })
 public final class HostExperimentCommand implements Callable<Integer> {
@@ -47,7 +59,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--host", paramLabel = "NAME", required = true,
-      description = "The host: one of the hosts on the class path (asterixdb).")
+      description = "The host: one of the hosts on the class path (asterixdb, hbase).")
   String host;
 
   @Mixin PolicyArgs policyArgs = new PolicyArgs();
@@ -56,11 +68,11 @@ public final class HostExperimentCommand implements Callable<Integer> {
       description = "Flushes to make. Default: ${DEFAULT-VALUE}.")
   int flushes;
 
-  @Option(names = "--records-per-flush", paramLabel = "N", defaultValue = "10000",
+  @Option(names = "--records-per-flush", paramLabel = "N", defaultValue = "400",
       description = "New records written before each flush. Default: ${DEFAULT-VALUE}.")
   int recordsPerFlush;
 
-  @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "100",
+  @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "800",
       description = "Bytes of each record's value. Default: ${DEFAULT-VALUE}.")
   int valueBytes;
 
@@ -69,6 +81,33 @@ public final class HostExperimentCommand implements Callable<Integer> {
 
   @Option(names = "--no-progress", description = "Do not draw a progress bar on stderr.")
   boolean noProgress;
+
+  @Option(names = "--sweep", description = "Run every policy of --policies at every k of --ks, then every"
+      + " baseline at its defaults, instead of one policy; needs --out.")
+  boolean sweep;
+
+  @Option(names = "--policies", paramLabel = "LIST", split = ",",
+      description = "The sweep's depth-bounded policies. Default: constant,bigtable,exploring,minlatency,"
+          + "binomial,iam-stack.")
+  List<String> policies = HostSweepPlan.POLICIES;
+
+  @Option(names = "--ks", paramLabel = "LIST", split = ",",
+      description = "The sweep's k. Default: 3,4,5,6,7,8,10.")
+  List<Integer> ks = HostSweepPlan.KS;
+
+  @Option(names = "--baselines", paramLabel = "LIST", split = ",",
+      description = "The sweep's baselines, run once each at their defaults (AsterixDB's own policies)."
+          + " Default: prefix,concurrent. Give --baselines= for none.")
+  List<String> baselines = HostSweepPlan.BASELINES;
+
+  @Option(names = "--parallel", paramLabel = "N", defaultValue = "1",
+      description = "Points of the sweep that run side by side, each in a store of its own (asterixdb: up to 2)."
+          + " Default: ${DEFAULT-VALUE}.")
+  int parallel;
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "Where the sweep writes points.jsonl (a line per point as it completes) and its two charts.")
+  Path out;
 
   @Override
   public Integer call() throws Exception {
@@ -81,30 +120,149 @@ public final class HostExperimentCommand implements Callable<Integer> {
     inRange("--flushes", flushes, 1);
     inRange("--records-per-flush", recordsPerFlush, 1);
     inRange("--value-size", valueBytes, 1);
+    try (experiment) {
+      return sweep ? sweep(experiment) : single(experiment);
+    }
+  }
+
+  private int single(HostExperiment experiment) throws Exception {
+    ParseResult given = spec.commandLine().getParseResult();
+    for (String option : List.of("--policies", "--ks", "--baselines", "--out")) {
+      if (given.hasMatchedOption(option)) {
+        throw usage(option + " is an option of --sweep");
+      }
+    }
     MergePolicy p;
     try {
       p = policyArgs.create();
     } catch (InvalidOptionsException e) {
       throw usage(e.getMessage());
     }
-    Map<String, String> policyOptions = new LinkedHashMap<>(p.options().asStrings());
+    String k = p.options().asStrings().get(PolicyChoice.K_KEY);
+    HostSweepPlan.Point point = new HostSweepPlan.Point(p.name(), k == null ? null : Integer.valueOf(k));
     HostRun run;
     try (Progress bar = Progress.over(host + " " + p.name(), flushes, "flushes", 0, !noProgress)) {
-      run = experiment.run(new HostExperiment.Spec(policyArgs.policy, policyOptions, flushes, recordsPerFlush, valueBytes), bar::stepTo);
+      run = experiment.run(spec(p), bar::stepTo);
     }
-    SimulationResult sim = new Simulator(policyArgs.create(),
-        new ReplayedFlushes(host, run.flushLengths(), null), Accounting.FLUSH_THEN_MERGE, flushes, steps -> {})
-        .run(run.flushLengths().size());
-    PrintWriter out = spec.commandLine().getOut();
-    print(out, run, sim);
+    HostPoint result = HostPoint.of(point, policyArgs.create(), run);
+    PrintWriter o = spec.commandLine().getOut();
+    print(o, result);
     if (json) {
-      out.println(json(run, sim));
+      o.println(Json.line(json(result)));
     }
-    out.flush();
+    o.flush();
     return 0;
   }
 
-  private static void print(PrintWriter out, HostRun run, SimulationResult sim) {
+  private int sweep(HostExperiment experiment) throws Exception {
+    ParseResult given = spec.commandLine().getParseResult();
+    for (String option : List.of("--policy", "--k", "-o")) {
+      if (given.hasMatchedOption(option)) {
+        throw usage(option + " chooses one policy; --sweep runs --policies at --ks and --baselines");
+      }
+    }
+    if (out == null) {
+      throw usage("--sweep needs --out DIR for its points and charts");
+    }
+    HostSweepPlan plan;
+    try {
+      plan = HostSweepPlan.of(policies, ks, baselines);
+    } catch (InvalidOptionsException e) {
+      throw usage(e.getMessage());
+    }
+    Files.createDirectories(out);
+    Path lines = out.resolve("points.jsonl");
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf(Locale.ROOT, "%s: %d points of %d flushes (%d records of %d bytes each); points in %s%n", host,
+        plan.points().size(), flushes, recordsPerFlush, valueBytes, lines);
+    o.printf(Locale.ROOT, "%-18s %9s %9s %7s %8s %8s %6s %6s %8s %8s%n", "policy", "WA", "sim. WA", "diff",
+        "comps", "sim.", "max", "sim.", "merges", "time");
+    o.flush();
+    inRange("--parallel", parallel, 1);
+    if (parallel > experiment.maxParallelRuns()) {
+      throw usage("--parallel " + parallel + " is out of range: " + host + " runs at most "
+          + experiment.maxParallelRuns() + " points side by side");
+    }
+    List<HostSweepPlan.Point> points = plan.points();
+    HostPoint[] results = new HostPoint[points.size()];
+    long[] flushed = new long[points.size()];
+    long start = System.nanoTime();
+    ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
+      Thread t = new Thread(r, "iam-host-sweep");
+      t.setDaemon(true);
+      return t;
+    });
+    try (Progress bar = Progress.over(host + " sweep", (long) flushes * points.size(), "flushes", 0, !noProgress);
+        BufferedWriter w = Files.newBufferedWriter(lines)) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int i = 0; i < points.size(); i++) {
+        int index = i;
+        running.add(pool.submit(() -> {
+          HostSweepPlan.Point point = points.get(index);
+          HostRun run = experiment.run(spec(PolicyChoice.create(point.policy(), point.k(), Map.of())), f -> {
+            synchronized (flushed) {
+              flushed[index] = f;
+              bar.stepTo(Arrays.stream(flushed).sum());
+            }
+          });
+          HostPoint r = HostPoint.of(point, PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
+          synchronized (results) {
+            results[index] = r;
+            w.write(Json.line(json(r)));
+            w.newLine();
+            w.flush();
+            o.printf(Locale.ROOT, "%-18s %9.3f %9.3f %+6.1f%% %8.3f %8.3f %6d %6d %8d %7.0fs%n", point.label(),
+                run.writeAmplification(), r.simulated().writeAmplification(), 100 * r.writeAmplificationDifference(),
+                run.averageComponents(), r.simulated().averageComponents(), run.maxComponents(),
+                r.simulated().maxComponents(), run.mergeLengths().size(), run.elapsedMillis() / 1000.0);
+            o.flush();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof Exception c ? c : e;
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    List<HostPoint> done = List.of(results);
+    long within5 = done.stream().filter(r -> Math.abs(r.writeAmplificationDifference()) <= 0.05).count();
+    long within03 = done.stream().filter(r -> Math.abs(r.componentsDifference()) <= 0.3).count();
+    double worst = done.stream().mapToDouble(r -> Math.abs(r.writeAmplificationDifference())).max().orElse(0);
+    double minutes = (System.nanoTime() - start) / 60e9;
+    o.printf(Locale.ROOT, "%d points in %.1f min; write amplification within 5%% of the simulator's: %d of %d"
+        + " (largest difference %.1f%%); average components within 0.3: %d of %d%n", done.size(), minutes,
+        within5, done.size(), 100 * worst, within03, done.size());
+    String subtitle = String.format(Locale.ROOT, "%,d flushes of %s", flushes,
+        Sizes.human(done.isEmpty() ? 0 : done.get(0).run().bytesFlushed() / Math.max(1, flushes)));
+    for (Path chart : HostSweepCharts.draw(out, host, done, subtitle)) {
+      o.println("chart: " + chart);
+    }
+    if (json) {
+      ObjectNode summary = Json.object();
+      summary.put("host", host);
+      summary.put("flushes", flushes);
+      summary.put("minutes", minutes);
+      Json.array(summary, "points", done, (node, r) -> node.setAll(json(r)));
+      o.println(Json.line(summary));
+    }
+    o.flush();
+    return 0;
+  }
+
+  private HostExperiment.Spec spec(MergePolicy p) {
+    Map<String, String> policyOptions = new LinkedHashMap<>(p.options().asStrings());
+    return new HostExperiment.Spec(p.name(), policyOptions, flushes, recordsPerFlush, valueBytes);
+  }
+
+  private static void print(PrintWriter out, HostPoint r) {
+    HostRun run = r.run();
+    SimulationResult sim = r.simulated();
     out.println(run.host() + ": " + run.describe() + ", " + run.flushLengths().size() + " flushes of "
         + Sizes.human(run.bytesFlushed() / Math.max(1, run.flushLengths().size())) + " on average, in "
         + String.format(Locale.ROOT, "%.1f s", run.elapsedMillis() / 1000.0));
@@ -114,6 +272,11 @@ public final class HostExperimentCommand implements Callable<Integer> {
     row(out, "max components", run.maxComponents(), sim.maxComponents(), false);
     row(out, "merges", run.mergeLengths().size(), sim.merges(), false);
     out.printf(Locale.ROOT, "%-22s %14s%n", "merge time", String.format(Locale.ROOT, "%.1f s", run.mergeMillis() / 1000.0));
+    double saved = run.bytesSavedPerMergedComponent();
+    if (Double.isFinite(saved)) {
+      out.printf(Locale.ROOT, "a merge wrote %s less than the sum of its inputs per input after the first"
+          + " (bytes of a component that do not grow with its data; the model counts none)%n", Sizes.human((long) saved));
+    }
   }
 
   private static void row(PrintWriter out, String label, double measured, double simulated, boolean relative) {
@@ -123,10 +286,15 @@ public final class HostExperimentCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%-22s %14.3f %14.3f %10s%n", label, measured, simulated, diff);
   }
 
-  static String json(HostRun run, SimulationResult sim) {
+  static ObjectNode json(HostPoint r) {
+    HostRun run = r.run();
+    SimulationResult sim = r.simulated();
     ObjectNode o = Json.object();
     o.put("host", run.host());
     o.put("policy", sim.policy());
+    if (r.point().k() != null) {
+      o.put("k", r.point().k());
+    }
     ObjectNode options = o.putObject("options");
     sim.options().forEach(options::put);
     o.put("describe", run.describe());
@@ -139,13 +307,14 @@ public final class HostExperimentCommand implements Callable<Integer> {
     o.put("merges", run.mergeLengths().size());
     o.put("mergeMillis", run.mergeMillis());
     o.put("elapsedMillis", run.elapsedMillis());
+    Json.putFinite(o, "bytesSavedPerMergedComponent", run.bytesSavedPerMergedComponent());
     ObjectNode s = o.putObject("simulated");
     Json.putFinite(s, "writeAmplification", sim.writeAmplification());
     Json.putFinite(s, "averageComponents", sim.averageComponents());
     s.put("maxComponents", sim.maxComponents());
     s.put("merges", sim.merges());
     s.put("accounting", CliConverters.name(sim.accounting()));
-    return Json.line(o);
+    return o;
   }
 
   private void inRange(String option, int value, int min) {

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
@@ -33,16 +32,6 @@ final class SweepCharts {
   private static final int GRID_COLS = 4;
   private static final int WIDTH = 1000;
   private static final int HEIGHT = 700;
-
-  /** One colour per policy, the same in every chart. */
-  private static final Map<String, Color> COLORS = Map.of(
-      "constant", new Color(0xD6, 0x27, 0x28),
-      "bigtable", new Color(0xFF, 0x7F, 0x0E),
-      "exploring", new Color(0x2C, 0xA0, 0x2C),
-      "minlatency", new Color(0x1F, 0x77, 0xB4),
-      "binomial", new Color(0x94, 0x67, 0xBD),
-      "prefix", new Color(0x7F, 0x7F, 0x7F),
-      "size-tiered", new Color(0x8C, 0x56, 0x4B));
 
   private SweepCharts() {}
 
@@ -177,8 +166,8 @@ final class SweepCharts {
   }
 
   private static void style(XYSeries s, String policy, boolean reference) {
-    s.setLineColor(COLORS.getOrDefault(policy, Color.BLACK));
-    s.setMarkerColor(COLORS.getOrDefault(policy, Color.BLACK));
+    s.setLineColor(Charts.policyColor(policy));
+    s.setMarkerColor(Charts.policyColor(policy));
     s.setLineWidth(reference ? 1.5f : 2.0f);
     if (reference) {
       s.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,

@@ -8,9 +8,11 @@ import java.util.function.LongConsumer;
  * The bounded-depth experiment run in a real host (AsterixDB, HBase): one store under a merge
  * policy takes {@code flushes} flushes of equal size, and the host reports what it wrote. Hosts
  * live in their own modules and are found with {@link java.util.ServiceLoader} ({@link
- * HostExperimentProvider}); {@code iam host-experiment --host NAME} runs them.
+ * HostExperimentProvider}); {@code iam host-experiment --host NAME} runs them. One experiment object
+ * may run several specs one after another (a sweep); it may keep its host running between them and
+ * stops it in {@link #close}.
  */
-public interface HostExperiment {
+public interface HostExperiment extends AutoCloseable {
 
   /**
    * What to run.
@@ -30,4 +32,16 @@ public interface HostExperiment {
    * @throws IOException if the host fails
    */
   HostRun run(Spec spec, LongConsumer progress) throws IOException;
+
+  /**
+   * How many runs of this object may go side by side, from several threads (a sweep's {@code
+   * --parallel}); 1, the default, means runs must not overlap.
+   */
+  default int maxParallelRuns() {
+    return 1;
+  }
+
+  /** Stops what the runs kept running; nothing by default. */
+  @Override
+  default void close() throws IOException {}
 }

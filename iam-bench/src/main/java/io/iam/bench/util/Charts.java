@@ -7,6 +7,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -26,7 +27,24 @@ public final class Charts {
       new Color(0xE3, 0x77, 0xC2), new Color(0x7F, 0x7F, 0x7F), new Color(0xBC, 0xBD, 0x22),
       new Color(0x17, 0xBE, 0xCF));
 
+  /** One colour per merge policy, the same in every chart that compares policies. */
+  private static final Map<String, Color> POLICY_COLORS = Map.of(
+      "constant", new Color(0xD6, 0x27, 0x28),
+      "bigtable", new Color(0xFF, 0x7F, 0x0E),
+      "exploring", new Color(0x2C, 0xA0, 0x2C),
+      "minlatency", new Color(0x1F, 0x77, 0xB4),
+      "binomial", new Color(0x94, 0x67, 0xBD),
+      "iam-stack", new Color(0xE3, 0x77, 0xC2),
+      "prefix", new Color(0x7F, 0x7F, 0x7F),
+      "concurrent", new Color(0x17, 0xBE, 0xCF),
+      "size-tiered", new Color(0x8C, 0x56, 0x4B));
+
   private Charts() {}
+
+  /** The colour of a merge policy's series; black for a policy without one. */
+  public static Color policyColor(String policy) {
+    return POLICY_COLORS.getOrDefault(policy, Color.BLACK);
+  }
 
   /** Applies the shared look to a chart's styler; the legend goes inside, top left. */
   public static <S extends AxesChartStyler> S style(S st) {

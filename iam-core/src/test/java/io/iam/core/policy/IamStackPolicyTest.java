@@ -33,13 +33,8 @@ class IamStackPolicyTest {
     return policy(8, K_BOUNDARY);
   }
 
-  /** A quiescent stack of these sizes, oldest first, one flush each. */
   private static StackSnapshot stack(long... sizes) {
-    List<Component> components = new ArrayList<>();
-    for (int i = 0; i < sizes.length; i++) {
-      components.add(Component.flushed(i, sizes[i], i + 1));
-    }
-    return StackSnapshot.of(components, sizes.length);
+    return Stacks.quiescent(sizes);
   }
 
   @Test
