@@ -6,28 +6,35 @@ import io.iam.bench.host.HostPoint;
 import io.iam.bench.host.HostRun;
 import io.iam.bench.host.HostSweepCharts;
 import io.iam.bench.host.HostSweepPlan;
+import io.iam.bench.host.HostSweepRow;
 import io.iam.bench.util.Json;
 import io.iam.bench.util.Progress;
 import io.iam.bench.util.Sizes;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.policy.MergePolicy;
 import io.iam.core.sim.SimulationResult;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,6 +64,17 @@ import picocli.CommandLine.Spec;
 public final class HostExperimentCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
+
+  /** The hosts to choose from: those on the class path, or a test's. */
+  private final Supplier<Map<String, HostExperiment>> hosts;
+
+  public HostExperimentCommand() {
+    this(HostExperimentProvider::all);
+  }
+
+  HostExperimentCommand(Supplier<Map<String, HostExperiment>> hosts) {
+    this.hosts = hosts;
+  }
 
   @Option(names = "--host", paramLabel = "NAME", required = true,
       description = "The host: one of the hosts on the class path (asterixdb, hbase).")
@@ -106,16 +124,18 @@ public final class HostExperimentCommand implements Callable<Integer> {
   int parallel;
 
   @Option(names = "--out", paramLabel = "DIR",
-      description = "Where the sweep writes points.jsonl (a line per point as it completes) and its two charts.")
+      description = "Where the sweep writes points.jsonl (a line per point as it completes) and its two charts."
+          + " A sweep given a directory that holds points.jsonl goes on with it: the points there are not run"
+          + " again, and the summary and charts take them in.")
   Path out;
 
   @Override
   public Integer call() throws Exception {
-    Map<String, HostExperiment> hosts = HostExperimentProvider.all();
-    HostExperiment experiment = hosts.get(host);
+    Map<String, HostExperiment> known = hosts.get();
+    HostExperiment experiment = known.get(host);
     if (experiment == null) {
-      throw usage("--host " + host + " is not one of " + hosts.keySet()
-          + (hosts.isEmpty() ? " (run through ./iam, which puts the host modules on the class path)" : ""));
+      throw usage("--host " + host + " is not one of " + known.keySet()
+          + (known.isEmpty() ? " (run through ./iam, which puts the host modules on the class path)" : ""));
     }
     inRange("--flushes", flushes, 1);
     inRange("--records-per-flush", recordsPerFlush, 1);
@@ -170,21 +190,24 @@ public final class HostExperimentCommand implements Callable<Integer> {
     } catch (InvalidOptionsException e) {
       throw usage(e.getMessage());
     }
-    Files.createDirectories(out);
-    Path lines = out.resolve("points.jsonl");
-    PrintWriter o = spec.commandLine().getOut();
-    o.printf(Locale.ROOT, "%s: %d points of %d flushes (%d records of %d bytes each); points in %s%n", host,
-        plan.points().size(), flushes, recordsPerFlush, valueBytes, lines);
-    o.printf(Locale.ROOT, "%-18s %9s %9s %7s %8s %8s %6s %6s %8s %8s%n", "policy", "WA", "sim. WA", "diff",
-        "comps", "sim.", "max", "sim.", "merges", "time");
-    o.flush();
     inRange("--parallel", parallel, 1);
     if (parallel > experiment.maxParallelRuns()) {
       throw usage("--parallel " + parallel + " is out of range: " + host + " runs at most "
           + experiment.maxParallelRuns() + " points side by side");
     }
-    List<HostSweepPlan.Point> points = plan.points();
-    HostPoint[] results = new HostPoint[points.size()];
+    Files.createDirectories(out);
+    Path lines = out.resolve("points.jsonl");
+    List<HostSweepRow> rows = previousRows(lines);
+    Set<String> done = new HashSet<>();
+    rows.forEach(r -> done.add(r.label()));
+    List<HostSweepPlan.Point> points = plan.points().stream().filter(p -> !done.contains(p.label())).toList();
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf(Locale.ROOT, "%s: %d points of %d flushes (%d records of %d bytes each)%s; points in %s%n", host,
+        points.size(), flushes, recordsPerFlush, valueBytes,
+        rows.isEmpty() ? "" : ", " + rows.size() + " more there already", lines);
+    o.printf(Locale.ROOT, "%-18s %9s %9s %7s %8s %8s %6s %6s %8s %8s%n", "policy", "WA", "sim. WA", "diff",
+        "comps", "sim.", "max", "sim.", "merges", "time");
+    o.flush();
     long[] flushed = new long[points.size()];
     long start = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
@@ -193,7 +216,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
       return t;
     });
     try (Progress bar = Progress.over(host + " sweep", (long) flushes * points.size(), "flushes", 0, !noProgress);
-        BufferedWriter w = Files.newBufferedWriter(lines)) {
+        BufferedWriter w = Files.newBufferedWriter(lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       List<Future<?>> running = new ArrayList<>();
       for (int i = 0; i < points.size(); i++) {
         int index = i;
@@ -205,16 +228,17 @@ public final class HostExperimentCommand implements Callable<Integer> {
               bar.stepTo(Arrays.stream(flushed).sum());
             }
           });
-          HostPoint r = HostPoint.of(point, PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
-          synchronized (results) {
-            results[index] = r;
-            w.write(Json.line(json(r)));
+          HostPoint p = HostPoint.of(point, PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
+          HostSweepRow r = p.row();
+          synchronized (rows) {
+            rows.add(r);
+            w.write(Json.line(json(p)));
             w.newLine();
             w.flush();
             o.printf(Locale.ROOT, "%-18s %9.3f %9.3f %+6.1f%% %8.3f %8.3f %6d %6d %8d %7.0fs%n", point.label(),
-                run.writeAmplification(), r.simulated().writeAmplification(), 100 * r.writeAmplificationDifference(),
-                run.averageComponents(), r.simulated().averageComponents(), run.maxComponents(),
-                r.simulated().maxComponents(), run.mergeLengths().size(), run.elapsedMillis() / 1000.0);
+                r.writeAmplification(), r.simulatedWriteAmplification(), 100 * r.writeAmplificationDifference(),
+                r.averageComponents(), r.simulatedAverageComponents(), run.maxComponents(),
+                p.simulated().maxComponents(), run.mergeLengths().size(), run.elapsedMillis() / 1000.0);
             o.flush();
           }
           return null;
@@ -230,29 +254,54 @@ public final class HostExperimentCommand implements Callable<Integer> {
     } finally {
       pool.shutdownNow();
     }
-    List<HostPoint> done = List.of(results);
-    long within5 = done.stream().filter(r -> Math.abs(r.writeAmplificationDifference()) <= 0.05).count();
-    long within03 = done.stream().filter(r -> Math.abs(r.componentsDifference()) <= 0.3).count();
-    double worst = done.stream().mapToDouble(r -> Math.abs(r.writeAmplificationDifference())).max().orElse(0);
+    List<HostSweepRow> all = plan.points().stream()
+        .flatMap(p -> rows.stream().filter(r -> r.label().equals(p.label())).limit(1)).toList();
+    long within5 = all.stream().filter(r -> Math.abs(r.writeAmplificationDifference()) <= 0.05).count();
+    long within03 = all.stream().filter(r -> Math.abs(r.componentsDifference()) <= 0.3).count();
+    double worst = all.stream().mapToDouble(r -> Math.abs(r.writeAmplificationDifference())).max().orElse(0);
     double minutes = (System.nanoTime() - start) / 60e9;
-    o.printf(Locale.ROOT, "%d points in %.1f min; write amplification within 5%% of the simulator's: %d of %d"
-        + " (largest difference %.1f%%); average components within 0.3: %d of %d%n", done.size(), minutes,
-        within5, done.size(), 100 * worst, within03, done.size());
+    o.printf(Locale.ROOT, "%d points in %.1f min; of the sweep's %d, write amplification within 5%% of the"
+        + " simulator's: %d (largest difference %.1f%%); average components within 0.3: %d%n", points.size(), minutes,
+        all.size(), within5, 100 * worst, within03);
     String subtitle = String.format(Locale.ROOT, "%,d flushes of %s", flushes,
-        Sizes.human(done.isEmpty() ? 0 : done.get(0).run().bytesFlushed() / Math.max(1, flushes)));
-    for (Path chart : HostSweepCharts.draw(out, host, done, subtitle)) {
+        Sizes.human(all.isEmpty() ? 0 : all.get(0).bytesFlushed() / Math.max(1, flushes)));
+    for (Path chart : HostSweepCharts.draw(out, host, all, subtitle)) {
       o.println("chart: " + chart);
     }
     if (json) {
       ObjectNode summary = Json.object();
       summary.put("host", host);
       summary.put("flushes", flushes);
+      summary.put("points", all.size());
       summary.put("minutes", minutes);
-      Json.array(summary, "points", done, (node, r) -> node.setAll(json(r)));
+      summary.put("withinFivePercent", within5);
+      summary.put("componentsWithinPointThree", within03);
+      Json.putFinite(summary, "largestDifference", worst);
       o.println(Json.line(summary));
     }
     o.flush();
     return 0;
+  }
+
+  /** The rows an earlier sweep left in {@code lines}, which must be of as many flushes as this one. */
+  private List<HostSweepRow> previousRows(Path lines) throws IOException {
+    List<HostSweepRow> rows = new ArrayList<>();
+    if (!Files.exists(lines)) {
+      return rows;
+    }
+    ObjectMapper mapper = new ObjectMapper();
+    for (String line : Files.readAllLines(lines)) {
+      if (line.isBlank()) {
+        continue;
+      }
+      HostSweepRow r = HostSweepRow.fromJson(mapper.readTree(line));
+      if (r.flushes() != flushes) {
+        throw usage(lines + " holds points of " + r.flushes() + " flushes; give --flushes " + r.flushes()
+            + " to go on with that sweep, or another --out");
+      }
+      rows.add(r);
+    }
+    return rows;
   }
 
   private HostExperiment.Spec spec(MergePolicy p) {

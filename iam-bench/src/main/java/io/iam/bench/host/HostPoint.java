@@ -25,14 +25,8 @@ public record HostPoint(HostSweepPlan.Point point, HostRun run, SimulationResult
     return new HostPoint(point, run, sim);
   }
 
-  /** (measured − simulated) / simulated write amplification; 0 if the simulator wrote nothing. */
-  public double writeAmplificationDifference() {
-    double s = simulated.writeAmplification();
-    return s == 0 ? 0 : (run.writeAmplification() - s) / s;
-  }
-
-  /** Measured minus simulated average component count. */
-  public double componentsDifference() {
-    return run.averageComponents() - simulated.averageComponents();
+  /** The point's figures as a sweep keeps them. */
+  public HostSweepRow row() {
+    return HostSweepRow.of(this);
   }
 }

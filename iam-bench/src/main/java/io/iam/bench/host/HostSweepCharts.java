@@ -41,22 +41,22 @@ public final class HostSweepCharts {
    *
    * @return the two files
    */
-  public static List<Path> draw(Path dir, String host, List<HostPoint> points, String subtitle) throws IOException {
+  public static List<Path> draw(Path dir, String host, List<HostSweepRow> points, String subtitle) throws IOException {
     Path wa = dir.resolve(host + "-sweep-wa.png");
     Path components = dir.resolve(host + "-sweep-components.png");
-    XYChart waChart = chart(host, points, "write amplification", subtitle, p -> p.run().writeAmplification(),
-        p -> p.simulated().writeAmplification());
+    XYChart waChart = chart(host, points, "write amplification", subtitle, HostSweepRow::writeAmplification,
+        HostSweepRow::simulatedWriteAmplification);
     // Constant at k = 3 writes a hundred times more than the others; a log axis keeps both readable.
     waChart.getStyler().setYAxisLogarithmic(true);
     waChart.setYAxisTitle("write amplification (log)");
     save(waChart, wa);
-    save(chart(host, points, "average components", subtitle, p -> p.run().averageComponents(),
-        p -> p.simulated().averageComponents()), components);
+    save(chart(host, points, "average components", subtitle, HostSweepRow::averageComponents,
+        HostSweepRow::simulatedAverageComponents), components);
     return List.of(wa, components);
   }
 
-  private static XYChart chart(String host, List<HostPoint> points, String metric, String subtitle,
-      ToDoubleFunction<HostPoint> measured, ToDoubleFunction<HostPoint> simulated) {
+  private static XYChart chart(String host, List<HostSweepRow> points, String metric, String subtitle,
+      ToDoubleFunction<HostSweepRow> measured, ToDoubleFunction<HostSweepRow> simulated) {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
         .title(String.format(Locale.ROOT, "%s against k: %s (solid) and the simulator (dashed), %s", metric, host, subtitle))
         .xAxisTitle("k (max components)").yAxisTitle(metric).build();
@@ -64,19 +64,19 @@ public final class HostSweepCharts {
     chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
     Set<String> policies = new LinkedHashSet<>();
     List<Integer> allKs = new ArrayList<>();
-    for (HostPoint p : points) {
-      if (p.point().k() != null) {
-        policies.add(p.point().policy());
-        allKs.add(p.point().k());
+    for (HostSweepRow p : points) {
+      if (p.k() != null) {
+        policies.add(p.policy());
+        allKs.add(p.k());
       }
     }
     for (String policy : policies) {
       List<Integer> ks = new ArrayList<>();
       List<Double> real = new ArrayList<>();
       List<Double> sim = new ArrayList<>();
-      for (HostPoint p : points) {
-        if (policy.equals(p.point().policy()) && p.point().k() != null) {
-          ks.add(p.point().k());
+      for (HostSweepRow p : points) {
+        if (policy.equals(p.policy()) && p.k() != null) {
+          ks.add(p.k());
           real.add(measured.applyAsDouble(p));
           sim.add(simulated.applyAsDouble(p));
         }
@@ -93,12 +93,12 @@ public final class HostSweepCharts {
     }
     int minK = allKs.stream().mapToInt(Integer::intValue).min().orElse(1);
     int maxK = allKs.stream().mapToInt(Integer::intValue).max().orElse(minK + 1);
-    for (HostPoint p : points) {
-      if (p.point().k() == null) {
+    for (HostSweepRow p : points) {
+      if (p.k() == null) {
         double y = measured.applyAsDouble(p);
-        XYSeries b = chart.addSeries(p.point().policy() + " (" + host + ", defaults)",
+        XYSeries b = chart.addSeries(p.policy() + " (" + host + ", defaults)",
             List.of(minK, Math.max(maxK, minK + 1)), List.of(y, y));
-        b.setLineColor(Charts.policyColor(p.point().policy()));
+        b.setLineColor(Charts.policyColor(p.policy()));
         b.setMarker(SeriesMarkers.NONE);
         b.setLineStyle(DOTTED);
       }

@@ -1,0 +1,133 @@
+package io.iam.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.iam.bench.host.HostExperiment;
+import io.iam.bench.host.HostRun;
+import io.iam.core.policy.MergePolicies;
+import io.iam.core.sim.Accounting;
+import io.iam.core.sim.SimulationResult;
+import io.iam.core.sim.Simulator;
+import io.iam.core.sim.UniformFlushes;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code iam host-experiment --sweep} over a host that is the cost model itself: every point runs once, in the plan's order or side by side; points.jsonl gets a line
+ * per point; a sweep given the same directory again runs only the points that are not there; the
+ * summary counts the points within 5% and draws both charts.
+ */
+class HostSweepTest {
+
+  /** The cost model as a host: flushes of records × value bytes, each merge writing its inputs' sum. */
+  static final class ModelHost implements HostExperiment {
+    final List<String> ran = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public HostRun run(Spec spec, LongConsumer progress) {
+      ran.add(spec.policy() + " " + spec.options());
+      long flush = (long) spec.recordsPerFlush() * spec.valueBytes();
+      SimulationResult r = new Simulator(MergePolicies.create(spec.policy(), spec.options()), new UniformFlushes(flush),
+          Accounting.FLUSH_THEN_MERGE, spec.flushes(), steps -> {}).run(spec.flushes());
+      progress.accept(spec.flushes());
+      List<Long> merges = new ArrayList<>(Collections.nCopies((int) r.merges(), 0L));
+      if (!merges.isEmpty()) {
+        merges.set(0, r.bytesWritten() - r.bytesFlushed());
+      }
+      return new HostRun("model", spec.policy(), Collections.nCopies(spec.flushes(), flush), merges, 1,
+          r.averageComponents(), r.maxComponents(), 1);
+    }
+
+    @Override
+    public int maxParallelRuns() {
+      return 2;
+    }
+  }
+
+  private static String run(ModelHost host, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of("model", host)));
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    assertEquals(0, cl.execute(args), err.toString() + out);
+    return out.toString();
+  }
+
+  @Test
+  void aSweepRunsEveryPointOnceAndGoesOnWhereItStopped(@TempDir Path dir) throws Exception {
+    ModelHost host = new ModelHost();
+    String first = run(host, "--host", "model", "--sweep", "--policies", "binomial,minlatency", "--ks", "3,6",
+        "--baselines", "prefix", "--flushes", "300", "--parallel", "2", "--out", dir.toString(), "--no-progress");
+    assertEquals(5, host.ran.size(), host.ran.toString());
+    assertTrue(first.contains("of the sweep's 5, write amplification within 5% of the simulator's: 5"), first);
+    List<String> lines = Files.readAllLines(dir.resolve("points.jsonl"));
+    assertEquals(5, lines.size());
+    JsonNode binomial3 = lines.stream().map(HostSweepTest::json).filter(j -> j.path("policy").asText().equals("binomial")
+        && j.path("k").asInt() == 3).findFirst().orElseThrow();
+    assertEquals(binomial3.path("simulated").path("writeAmplification").asDouble(),
+        binomial3.path("writeAmplification").asDouble(), 1e-9);
+    assertTrue(Files.size(dir.resolve("model-sweep-wa.png")) > 10_000);
+    assertTrue(Files.size(dir.resolve("model-sweep-components.png")) > 10_000);
+
+    String second = run(host, "--host", "model", "--sweep", "--policies", "binomial,minlatency,bigtable", "--ks", "3,6",
+        "--baselines", "prefix", "--flushes", "300", "--out", dir.toString(), "--no-progress", "--json");
+    assertEquals(7, host.ran.size(), "only bigtable's two points run again: " + host.ran);
+    assertEquals(7, Files.readAllLines(dir.resolve("points.jsonl")).size());
+    List<String> out = second.lines().toList();
+    JsonNode summary = json(out.get(out.size() - 1));
+    assertEquals(7, summary.path("points").asInt(), second);
+    assertEquals(7, summary.path("withinFivePercent").asInt(), second);
+  }
+
+  @Test
+  void aSweepOfAnotherFlushCountInTheSameDirectoryIsRefused(@TempDir Path dir) {
+    ModelHost host = new ModelHost();
+    run(host, "--host", "model", "--sweep", "--policies", "binomial", "--ks", "4", "--baselines=", "--flushes", "50",
+        "--out", dir.toString(), "--no-progress");
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of("model", host)));
+    cl.setErr(new PrintWriter(err));
+    assertEquals(2, cl.execute("--host", "model", "--sweep", "--policies", "binomial", "--ks", "4", "--flushes", "60",
+        "--out", dir.toString(), "--no-progress"));
+    assertTrue(err.toString().contains("holds points of 50 flushes; give --flushes 50"), err.toString());
+  }
+
+  @Test
+  void aSweepRefusesAPolicyWithoutKAndOneChosenPolicyOptions(@TempDir Path dir) {
+    ModelHost host = new ModelHost();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of("model", host)));
+    cl.setErr(new PrintWriter(err));
+    assertEquals(2, cl.execute("--host", "model", "--sweep", "--policies", "prefix", "--out", dir.toString()));
+    assertTrue(err.toString().contains("policy prefix has no k (max-components); give it as a baseline"), err.toString());
+    assertEquals(2, cl.execute("--host", "model", "--sweep", "--k", "4", "--out", dir.toString()));
+    assertTrue(err.toString().contains("--k chooses one policy"), err.toString());
+    assertEquals(2, cl.execute("--host", "model", "--sweep"));
+    assertTrue(err.toString().contains("--sweep needs --out DIR"), err.toString());
+    assertEquals(2, cl.execute("--host", "model", "--sweep", "--parallel", "3", "--out", dir.toString()));
+    assertTrue(err.toString().contains("--parallel 3 is out of range: model runs at most 2"), err.toString());
+    assertTrue(host.ran.isEmpty(), host.ran.toString());
+  }
+
+  private static JsonNode json(String line) {
+    try {
+      return new ObjectMapper().readTree(line);
+    } catch (Exception e) {
+      throw new AssertionError(line, e);
+    }
+  }
+}
