@@ -37,6 +37,9 @@ final class AsterixHostExperiment implements HostExperiment {
   private static final long QUIET_NANOS = 5_000_000L;
   private static final long FLUSH_TIMEOUT_NANOS = 120_000_000_000L;
 
+  /** Held while a run creates or drops its dataset, so that runs side by side do it one at a time. */
+  private static final Object DDL = new Object();
+
   /** The instance, held from the first run to {@link #close}, so that runs share it. */
   private EmbeddedAsterix held;
 
@@ -53,7 +56,11 @@ final class AsterixHostExperiment implements HostExperiment {
     Path dir = Path.of(System.getProperty("java.io.tmpdir")); // not used: AsterixDB keeps its own files
     hold();
     long start = System.nanoTime();
-    try (AsterixTarget t = AsterixTarget.open(dir, config)) {
+    AsterixTarget t;
+    synchronized (DDL) {
+      t = AsterixTarget.open(dir, config);
+    }
+    try {
       EmbeddedAsterix embedded = t.embedded();
       int datasetId = t.policyRow().path("DatasetId").asInt(-1);
       if (datasetId < 0) {
@@ -86,6 +93,10 @@ final class AsterixHostExperiment implements HostExperiment {
           new ArrayList<>(counts.mergeSizes), counts.mergeNanos.get() / 1_000_000,
           (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000,
           counts.mergeInputs.get(), counts.mergeInputBytes.get());
+    } finally {
+      synchronized (DDL) {
+        t.close();
+      }
     }
   }
 

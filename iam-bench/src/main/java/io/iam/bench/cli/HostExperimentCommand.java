@@ -209,6 +209,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
         "comps", "sim.", "max", "sim.", "merges", "time");
     o.flush();
     long[] flushed = new long[points.size()];
+    List<String> failed = new ArrayList<>();
     long start = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
       Thread t = new Thread(r, "iam-host-sweep");
@@ -222,24 +223,33 @@ public final class HostExperimentCommand implements Callable<Integer> {
         int index = i;
         running.add(pool.submit(() -> {
           HostSweepPlan.Point point = points.get(index);
-          HostRun run = experiment.run(spec(PolicyChoice.create(point.policy(), point.k(), Map.of())), f -> {
-            synchronized (flushed) {
-              flushed[index] = f;
-              bar.stepTo(Arrays.stream(flushed).sum());
+          try {
+            HostRun run = experiment.run(spec(PolicyChoice.create(point.policy(), point.k(), Map.of())), f -> {
+              synchronized (flushed) {
+                flushed[index] = f;
+                bar.stepTo(Arrays.stream(flushed).sum());
+              }
+            });
+            HostPoint p = HostPoint.of(point, PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
+            HostSweepRow r = p.row();
+            synchronized (rows) {
+              rows.add(r);
+              w.write(Json.line(json(p)));
+              w.newLine();
+              w.flush();
+              o.printf(Locale.ROOT, "%-18s %9.3f %9.3f %+6.1f%% %8.3f %8.3f %6d %6d %8d %7.0fs%n", point.label(),
+                  r.writeAmplification(), r.simulatedWriteAmplification(), 100 * r.writeAmplificationDifference(),
+                  r.averageComponents(), r.simulatedAverageComponents(), run.maxComponents(),
+                  p.simulated().maxComponents(), run.mergeLengths().size(), run.elapsedMillis() / 1000.0);
+              o.flush();
             }
-          });
-          HostPoint p = HostPoint.of(point, PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
-          HostSweepRow r = p.row();
-          synchronized (rows) {
-            rows.add(r);
-            w.write(Json.line(json(p)));
-            w.newLine();
-            w.flush();
-            o.printf(Locale.ROOT, "%-18s %9.3f %9.3f %+6.1f%% %8.3f %8.3f %6d %6d %8d %7.0fs%n", point.label(),
-                r.writeAmplification(), r.simulatedWriteAmplification(), 100 * r.writeAmplificationDifference(),
-                r.averageComponents(), r.simulatedAverageComponents(), run.maxComponents(),
-                p.simulated().maxComponents(), run.mergeLengths().size(), run.elapsedMillis() / 1000.0);
-            o.flush();
+          } catch (IOException | RuntimeException e) {
+            synchronized (rows) {
+              failed.add(point.label() + ": " + e);
+              o.printf(Locale.ROOT, "%-18s failed: %s (the other points go on; a sweep in the same --out runs it again)%n",
+                  point.label(), e);
+              o.flush();
+            }
           }
           return null;
         }));
@@ -277,9 +287,14 @@ public final class HostExperimentCommand implements Callable<Integer> {
       summary.put("withinFivePercent", within5);
       summary.put("componentsWithinPointThree", within03);
       Json.putFinite(summary, "largestDifference", worst);
+      summary.put("failed", failed.size());
       o.println(Json.line(summary));
     }
     o.flush();
+    if (!failed.isEmpty()) {
+      spec.commandLine().getErr().println("host-experiment: " + failed.size() + " points failed: " + failed);
+      return 1;
+    }
     return 0;
   }
 

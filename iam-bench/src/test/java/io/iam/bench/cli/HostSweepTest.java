@@ -12,6 +12,7 @@ import io.iam.core.sim.Accounting;
 import io.iam.core.sim.SimulationResult;
 import io.iam.core.sim.Simulator;
 import io.iam.core.sim.UniformFlushes;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -35,10 +36,15 @@ class HostSweepTest {
   /** The cost model as a host: flushes of records × value bytes, each merge writing its inputs' sum. */
   static final class ModelHost implements HostExperiment {
     final List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    /** A policy whose runs fail, as a host's can; null for none. */
+    volatile String failing;
 
     @Override
-    public HostRun run(Spec spec, LongConsumer progress) {
+    public HostRun run(Spec spec, LongConsumer progress) throws IOException {
       ran.add(spec.policy() + " " + spec.options());
+      if (spec.policy().equals(failing)) {
+        throw new IOException("the host failed");
+      }
       long flush = (long) spec.recordsPerFlush() * spec.valueBytes();
       SimulationResult r = new Simulator(MergePolicies.create(spec.policy(), spec.options()), new UniformFlushes(flush),
           Accounting.FLUSH_THEN_MERGE, spec.flushes(), steps -> {}).run(spec.flushes());
@@ -91,6 +97,31 @@ class HostSweepTest {
     JsonNode summary = json(out.get(out.size() - 1));
     assertEquals(7, summary.path("points").asInt(), second);
     assertEquals(7, summary.path("withinFivePercent").asInt(), second);
+  }
+
+  @Test
+  void aPointThatFailsLeavesTheOthersToFinishFailsTheCommandAndRunsAgainInTheNextSweep(@TempDir Path dir)
+      throws Exception {
+    ModelHost host = new ModelHost();
+    host.failing = "minlatency";
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of("model", host)));
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    String[] args = {"--host", "model", "--sweep", "--policies", "minlatency,binomial", "--ks", "4,5", "--baselines=",
+        "--flushes", "100", "--parallel", "2", "--out", dir.toString(), "--no-progress"};
+    assertEquals(1, cl.execute(args), out.toString());
+    assertTrue(out.toString().contains("minlatency k=4     failed: java.io.IOException: the host failed"), out.toString());
+    assertTrue(err.toString().contains("2 points failed"), err.toString());
+    assertEquals(2, Files.readAllLines(dir.resolve("points.jsonl")).size());
+    assertTrue(Files.exists(dir.resolve("model-sweep-wa.png")));
+    host.failing = null;
+    host.ran.clear();
+    run(host, args);
+    assertEquals(List.of("minlatency {max-components=4}", "minlatency {max-components=5}"),
+        host.ran.stream().sorted().toList());
+    assertEquals(4, Files.readAllLines(dir.resolve("points.jsonl")).size());
   }
 
   @Test
