@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,7 +127,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR",
       description = "Where the sweep writes points.jsonl (a line per point as it completes) and its two charts."
           + " A sweep given a directory that holds points.jsonl goes on with it: the points there are not run"
-          + " again, and the summary and charts take them in.")
+          + " again, and the summary and charts take in every point there.")
   Path out;
 
   @Override
@@ -264,15 +265,15 @@ public final class HostExperimentCommand implements Callable<Integer> {
     } finally {
       pool.shutdownNow();
     }
-    List<HostSweepRow> all = plan.points().stream()
-        .flatMap(p -> rows.stream().filter(r -> r.label().equals(p.label())).limit(1)).toList();
+    List<HostSweepRow> all = rows.stream().sorted(Comparator.comparingInt((HostSweepRow r) -> order(r.policy()))
+        .thenComparing(HostSweepRow::policy).thenComparing(r -> r.k() == null ? Integer.MAX_VALUE : r.k())).toList();
     long within5 = all.stream().filter(r -> Math.abs(r.writeAmplificationDifference()) <= 0.05).count();
     long within03 = all.stream().filter(r -> Math.abs(r.componentsDifference()) <= 0.3).count();
     double worst = all.stream().mapToDouble(r -> Math.abs(r.writeAmplificationDifference())).max().orElse(0);
     double minutes = (System.nanoTime() - start) / 60e9;
-    o.printf(Locale.ROOT, "%d points in %.1f min; of the sweep's %d, write amplification within 5%% of the"
+    o.printf(Locale.ROOT, "%d points in %.1f min; of the %d points in %s, write amplification within 5%% of the"
         + " simulator's: %d (largest difference %.1f%%); average components within 0.3: %d%n", points.size(), minutes,
-        all.size(), within5, 100 * worst, within03);
+        all.size(), lines, within5, 100 * worst, within03);
     String subtitle = String.format(Locale.ROOT, "%,d flushes of %s", flushes,
         Sizes.human(all.isEmpty() ? 0 : all.get(0).bytesFlushed() / Math.max(1, flushes)));
     for (Path chart : HostSweepCharts.draw(out, host, all, subtitle)) {
@@ -296,6 +297,14 @@ public final class HostExperimentCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /** Where a policy's rows go in the summary: the full sweep's order, then the others by name. */
+  private static int order(String policy) {
+    List<String> known = new ArrayList<>(HostSweepPlan.POLICIES);
+    known.addAll(HostSweepPlan.BASELINES);
+    int i = known.indexOf(policy);
+    return i < 0 ? known.size() : i;
   }
 
   /** The rows an earlier sweep left in {@code lines}, which must be of as many flushes as this one. */

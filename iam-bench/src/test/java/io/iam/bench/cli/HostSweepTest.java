@@ -79,7 +79,8 @@ class HostSweepTest {
     String first = run(host, "--host", "model", "--sweep", "--policies", "binomial,minlatency", "--ks", "3,6",
         "--baselines", "prefix", "--flushes", "300", "--parallel", "2", "--out", dir.toString(), "--no-progress");
     assertEquals(5, host.ran.size(), host.ran.toString());
-    assertTrue(first.contains("of the sweep's 5, write amplification within 5% of the simulator's: 5"), first);
+    assertTrue(first.contains("of the 5 points in " + dir.resolve("points.jsonl")
+        + ", write amplification within 5% of the simulator's: 5"), first);
     List<String> lines = Files.readAllLines(dir.resolve("points.jsonl"));
     assertEquals(5, lines.size());
     JsonNode binomial3 = lines.stream().map(HostSweepTest::json).filter(j -> j.path("policy").asText().equals("binomial")
@@ -97,6 +98,12 @@ class HostSweepTest {
     JsonNode summary = json(out.get(out.size() - 1));
     assertEquals(7, summary.path("points").asInt(), second);
     assertEquals(7, summary.path("withinFivePercent").asInt(), second);
+
+    String third = run(host, "--host", "model", "--sweep", "--policies", "binomial", "--ks", "3", "--baselines=",
+        "--flushes", "300", "--out", dir.toString(), "--no-progress", "--json");
+    assertEquals(7, host.ran.size(), "nothing to run again: " + host.ran);
+    List<String> thirdOut = third.lines().toList();
+    assertEquals(7, json(thirdOut.get(thirdOut.size() - 1)).path("points").asInt(), "the summary takes in every point there");
   }
 
   @Test
