@@ -2,6 +2,7 @@ package io.iam.asterix.config;
 
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.option.Option;
+import io.iam.core.option.OptionType;
 import io.iam.core.option.OptionValues;
 import io.iam.core.policy.MergePolicies;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Translates between AsterixDB's {@code merge-policy} parameters and a policy's options. AsterixDB
@@ -18,6 +21,15 @@ import java.util.TreeMap;
  * max-components} is {@code num-components}); options without one keep their defaults. Pure.
  */
 public final class AsterixParameters {
+
+  /**
+   * The parameters AsterixDB's {@code merge-policy} record types as a double: a statement must give
+   * {@code "size-ratio": 10.0} even to a policy whose ratio is a whole number, so {@link #parse}
+   * takes a whole number written with a zero fraction for an integer option.
+   */
+  public static final Set<String> DOUBLE_PARAMETERS = Set.of("size-ratio");
+
+  private static final Pattern WHOLE_WITH_ZERO_FRACTION = Pattern.compile("(-?[0-9]+)\\.0+");
 
   private AsterixParameters() {}
 
@@ -58,7 +70,9 @@ public final class AsterixParameters {
         unknown.add("unknown parameter '" + e.getKey() + "' for merge policy '" + asterixPolicyName
             + "' (known: " + String.join(", ", names(policy)) + ")");
       } else {
-        byKey.put(option.key(), e.getValue().trim());
+        String value = e.getValue().trim();
+        Matcher whole = WHOLE_WITH_ZERO_FRACTION.matcher(value);
+        byKey.put(option.key(), option.type() == OptionType.INT && whole.matches() ? whole.group(1) : value);
       }
     }
     if (!unknown.isEmpty()) {

@@ -61,6 +61,9 @@ class IamMergePolicyFactoryTest {
     assertEquals(Map.of("max-components", "8", "boundary-components", "3", "size-ratio", "4",
         "memory-budget", "96MiB"), p.kernelPolicy().options().asStrings());
     assertEquals(17, p.hardBound(), "2K + 1");
+    // AsterixDB types size-ratio as a double, so a statement writes 4.0, which is t = 4.
+    IamMergePolicy asWritten = (IamMergePolicy) stack.createMergePolicy(Map.of("size-ratio", "4.0"), null);
+    assertEquals("4", asWritten.kernelPolicy().options().asStrings().get("size-ratio"));
 
     InvalidOptionsException e = assertThrows(InvalidOptionsException.class, () -> stack.createMergePolicy(
         Map.of("num-components", "3", "max-tolerance-component-count", "3", "size-ratio", "1.2"), null));

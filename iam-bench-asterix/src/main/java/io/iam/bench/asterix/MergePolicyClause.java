@@ -1,5 +1,6 @@
 package io.iam.bench.asterix;
 
+import io.iam.asterix.config.AsterixParameters;
 import io.iam.asterix.policy.AsterixPolicies;
 import io.iam.asterix.policy.IamMergePolicyFactory;
 import io.iam.core.option.InvalidOptionsException;
@@ -93,7 +94,10 @@ final class MergePolicyClause {
     Map<String, String> parameters = new LinkedHashMap<>();
     for (Option<?> o : d.options().options()) {
       if (o.asterixName() != null) {
-        parameters.put(o.asterixName(), literal(values.get(o)));
+        Object value = values.get(o);
+        // AsterixDB's parameter record types size-ratio as a double, whichever policy takes it.
+        parameters.put(o.asterixName(), AsterixParameters.DOUBLE_PARAMETERS.contains(o.asterixName())
+            && value instanceof Number n ? Double.toString(n.doubleValue()) : literal(value));
       }
     }
     return new MergePolicyClause(name, parameters);
