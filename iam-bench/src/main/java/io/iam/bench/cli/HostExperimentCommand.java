@@ -274,7 +274,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
     o.printf(Locale.ROOT, "%d points in %.1f min; of the %d points in %s, write amplification within 5%% of the"
         + " simulator's: %d (largest difference %.1f%%); average components within 0.3: %d%n", points.size(), minutes,
         all.size(), lines, within5, 100 * worst, within03);
-    String subtitle = String.format(Locale.ROOT, "%,d flushes of %s", flushes,
+    String subtitle = String.format(Locale.ROOT, "%,d flushes of about %s", flushes,
         Sizes.human(all.isEmpty() ? 0 : all.get(0).bytesFlushed() / Math.max(1, flushes)));
     for (Path chart : HostSweepCharts.draw(out, host, all, subtitle)) {
       o.println("chart: " + chart);

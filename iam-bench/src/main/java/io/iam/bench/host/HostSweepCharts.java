@@ -48,6 +48,7 @@ public final class HostSweepCharts {
         HostSweepRow::simulatedWriteAmplification);
     // Constant at k = 3 writes a hundred times more than the others; a log axis keeps both readable.
     waChart.getStyler().setYAxisLogarithmic(true);
+    waChart.getStyler().setYAxisLogarithmicDecadeOnly(false);
     waChart.setYAxisTitle("write amplification (log)");
     save(waChart, wa);
     save(chart(host, points, "average components", subtitle, HostSweepRow::averageComponents,
@@ -62,6 +63,7 @@ public final class HostSweepCharts {
         .xAxisTitle("k (max components)").yAxisTitle(metric).build();
     Charts.style(chart.getStyler());
     chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
+    chart.getStyler().setxAxisTickLabelsFormattingFunction(x -> x == Math.rint(x) ? Long.toString(Math.round(x)) : "");
     Set<String> policies = new LinkedHashSet<>();
     List<Integer> allKs = new ArrayList<>();
     for (HostSweepRow p : points) {
