@@ -141,12 +141,20 @@ public final class HostExperimentCommand implements Callable<Integer> {
     inRange("--flushes", flushes, 1);
     inRange("--records-per-flush", recordsPerFlush, 1);
     inRange("--value-size", valueBytes, 1);
+    // The JSON line is printed once the host has stopped: a host may print while it stops (HBase's
+    // master lists its threads on stdout), and the JSON must be the last line.
+    List<String> last = new ArrayList<>();
+    int code;
     try (experiment) {
-      return sweep ? sweep(experiment) : single(experiment);
+      code = sweep ? sweep(experiment, last) : single(experiment, last);
     }
+    PrintWriter o = spec.commandLine().getOut();
+    last.forEach(o::println);
+    o.flush();
+    return code;
   }
 
-  private int single(HostExperiment experiment) throws Exception {
+  private int single(HostExperiment experiment, List<String> last) throws Exception {
     ParseResult given = spec.commandLine().getParseResult();
     for (String option : List.of("--policies", "--ks", "--baselines", "--out")) {
       if (given.hasMatchedOption(option)) {
@@ -169,13 +177,13 @@ public final class HostExperimentCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     print(o, result);
     if (json) {
-      o.println(Json.line(json(result)));
+      last.add(Json.line(json(result)));
     }
     o.flush();
     return 0;
   }
 
-  private int sweep(HostExperiment experiment) throws Exception {
+  private int sweep(HostExperiment experiment, List<String> last) throws Exception {
     ParseResult given = spec.commandLine().getParseResult();
     for (String option : List.of("--policy", "--k", "-o")) {
       if (given.hasMatchedOption(option)) {
@@ -289,7 +297,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
       summary.put("componentsWithinPointThree", within03);
       Json.putFinite(summary, "largestDifference", worst);
       summary.put("failed", failed.size());
-      o.println(Json.line(summary));
+      last.add(Json.line(summary));
     }
     o.flush();
     if (!failed.isEmpty()) {
