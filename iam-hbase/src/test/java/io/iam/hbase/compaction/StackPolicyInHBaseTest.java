@@ -116,8 +116,13 @@ class StackPolicyInHBaseTest {
 
     // The cost model (a merge writes the sum of its inputs) predicts HBase's own bytes written;
     // real merges are a little smaller, by each input's index, Bloom filter and trailer.
+    List<MergePlan> modelPlans = new ArrayList<>();
     SimulationResult model = new Simulator(policy, new ReplayedFlushes("HBase", flushLengths, null),
-        Accounting.FLUSH_THEN_MERGE, FLUSHES, null).run(FLUSHES);
+        Accounting.FLUSH_THEN_MERGE, FLUSHES, null).observe((snapshot, plan) -> modelPlans.add(plan)).run(FLUSHES);
+    // A policy that decides on sizes (concurrent, on files this small) may decide otherwise on the
+    // model's sizes, the sums of the inputs; its bytes are then compared with the simulator that
+    // replays HBase's merged sizes, whose decisions are HBase's (checked above).
+    SimulationResult expected = modelPlans.equals(hbasePlans) ? model : sim;
     StoreWriteStats.Snapshot counted = stats(name);
     double realWa = counted.writeAmplification();
     assertEquals(2 * FLUSHES - hbasePlans.stream().filter(MergePlan::isNone).count(),
@@ -128,8 +133,8 @@ class StackPolicyInHBaseTest {
       assertTrue(counted.maxStoreFiles() <= policy.maxComponents() + 1,
           "most files seen by the observer: " + counted.maxStoreFiles());
     }
-    assertEquals(model.writeAmplification(), realWa, 0.1 * model.writeAmplification(),
-        "write amplification: HBase " + realWa + ", cost model " + model.writeAmplification());
+    assertEquals(expected.writeAmplification(), realWa, 0.1 * expected.writeAmplification(),
+        "write amplification: HBase " + realWa + ", cost model " + expected.writeAmplification());
     // The same bytes reach the coprocessor metrics HBase exports over JMX.
     MetricRegistry registry = MetricRegistries.global().get(MetricsCoprocessor
         .createRegistryInfoForRegionCoprocessor(StoreWriteObserver.class.getName())).orElseThrow();
