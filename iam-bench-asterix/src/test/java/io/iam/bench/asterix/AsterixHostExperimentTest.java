@@ -1,17 +1,8 @@
 package io.iam.bench.asterix;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.iam.bench.cli.IamCommand;
 import io.iam.bench.host.HostExperimentChecks;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * {@code iam host-experiment --host asterixdb}: the policy runs as the dataset's merge policy in the
@@ -28,11 +19,6 @@ class AsterixHostExperimentTest {
 
   @Test
   void anUnknownHostIsRefusedByName() {
-    StringWriter err = new StringWriter();
-    CommandLine cl = IamCommand.newCommandLine();
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute("host-experiment", "--host", "cassandra", "--flushes", "3");
-    assertEquals(2, code);
-    assertTrue(err.toString().contains("--host cassandra is not one of [asterixdb]"), err.toString());
+    HostExperimentChecks.anUnknownHostIsRefusedByName("asterixdb");
   }
 }

@@ -15,7 +15,7 @@ import picocli.CommandLine;
  * The check every host of {@code iam host-experiment} passes: binomial at k = 4 over hundreds of
  * flushes makes the simulator's merges, holds the simulator's component counts after every flush
  * (at most k + 1), and reports write amplification as (flushed + merged) / flushed of its own
- * byte counts.
+ * byte counts; and an unknown host is refused by name.
  */
 public final class HostExperimentChecks {
 
@@ -52,5 +52,14 @@ public final class HostExperimentChecks {
     assertTrue(r.path("mergeMillis").asLong() > 0, r.toString());
     assertTrue(out.toString().contains("write amplification"), out.toString());
     return r;
+  }
+
+  /** Checks that {@code --host cassandra} is refused with a message naming {@code host}, the only one. */
+  public static void anUnknownHostIsRefusedByName(String host) {
+    StringWriter err = new StringWriter();
+    CommandLine cl = IamCommand.newCommandLine();
+    cl.setErr(new PrintWriter(err));
+    assertEquals(2, cl.execute("host-experiment", "--host", "cassandra", "--flushes", "3"));
+    assertTrue(err.toString().contains("--host cassandra is not one of [" + host + "]"), err.toString());
   }
 }
