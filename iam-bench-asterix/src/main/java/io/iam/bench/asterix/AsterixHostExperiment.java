@@ -25,6 +25,12 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
  * are therefore of equal size, as in the paper's runs, and the store holds still between them as
  * the cost model's sequential steps do. Sizes and merge times are those the NC's IO scheduler saw
  * ({@link IoCounter}).
+ *
+ * <p>With {@code nodes} above one, the instance runs that many NCs and the dataset is
+ * hash-partitioned over them: each NC's primary index is a store of its own under the policy, the
+ * flush request reaches every NC, and each partition's flushes, merges and components are reported
+ * as a run of their own ({@link HostRun#ofNodes}). The instance's node count is that of the first
+ * run; a run asking for another is refused.
  */
 final class AsterixHostExperiment implements HostExperiment {
 
@@ -58,7 +64,7 @@ final class AsterixHostExperiment implements HostExperiment {
     options.put(AsterixTarget.BATCH, Integer.toString(spec.recordsPerFlush()));
     LoadConfig config = LoadConfig.defaults(AsterixTarget.NAME, MEMORY_BUDGET, CACHE).withEngineOptions(options);
     Path dir = Path.of(System.getProperty("java.io.tmpdir")); // not used: AsterixDB keeps its own files
-    hold();
+    hold(spec.nodes());
     long start = System.nanoTime();
     AsterixTarget t;
     synchronized (DDL) {
@@ -73,9 +79,10 @@ final class AsterixHostExperiment implements HostExperiment {
       Random random = new Random(42);
       byte[] value = new byte[spec.valueBytes()];
       long key = 0;
-      long components = 0;
-      int max = 0;
-      IoCounter.Counts counts = null;
+      List<String> nodes = embedded.nodes();
+      long[] components = new long[nodes.size()];
+      int[] max = new int[nodes.size()];
+      IoCounter.Counts[] counts = null;
       for (int f = 1; f <= spec.flushes(); f++) {
         if (f == 1) {
           synchronized (DDL) { // the first batch creates the batch file's external dataset
@@ -85,20 +92,30 @@ final class AsterixHostExperiment implements HostExperiment {
           key = ingest(t, random, value, key, spec.recordsPerFlush());
         }
         embedded.flush(datasetId);
-        ILSMIndex primary = primary(embedded, t);
         if (counts == null) {
-          counts = IoCounter.index(primary.getIndexIdentifier());
+          counts = new IoCounter.Counts[nodes.size()];
+          for (int n = 0; n < nodes.size(); n++) {
+            counts[n] = IoCounter.index(nodes.get(n), primary(embedded, t, nodes.get(n)).getIndexIdentifier());
+          }
         }
-        awaitFlushAndMerges(counts, f);
-        int now = primary.getDiskComponents().size();
-        components += now;
-        max = Math.max(max, now);
+        for (int n = 0; n < nodes.size(); n++) {
+          awaitFlushAndMerges(counts[n], f);
+          int now = primary(embedded, t, nodes.get(n)).getDiskComponents().size();
+          components[n] += now;
+          max[n] = Math.max(max[n], now);
+        }
         progress.accept(f);
       }
-      return new HostRun(AsterixTarget.NAME, t.describePolicy(), new ArrayList<>(counts.flushSizes),
-          new ArrayList<>(counts.mergeSizes), counts.mergeNanos.get() / 1_000_000,
-          (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000,
-          counts.mergeInputs.get(), counts.mergeInputBytes.get());
+      long elapsed = (System.nanoTime() - start) / 1_000_000;
+      Map<String, HostRun> runs = new LinkedHashMap<>();
+      for (int n = 0; n < nodes.size(); n++) {
+        IoCounter.Counts c = counts[n];
+        runs.put(nodes.get(n), new HostRun(AsterixTarget.NAME + " " + nodes.get(n), t.describePolicy(),
+            new ArrayList<>(c.flushSizes), new ArrayList<>(c.mergeSizes), c.mergeNanos.get() / 1_000_000,
+            (double) components[n] / spec.flushes(), max[n], elapsed, c.mergeInputs.get(), c.mergeInputBytes.get()));
+      }
+      return nodes.size() == 1 ? runs.values().iterator().next()
+          : HostRun.ofNodes(AsterixTarget.NAME, t.describePolicy() + ", " + nodes.size() + " NCs", runs, elapsed);
     } finally {
       synchronized (DDL) {
         t.close();
@@ -117,9 +134,12 @@ final class AsterixHostExperiment implements HostExperiment {
     return next;
   }
 
-  private synchronized void hold() throws IOException {
+  private synchronized void hold(int nodes) throws IOException {
     if (held == null) {
-      held = EmbeddedAsterix.acquire(MEMORY_BUDGET, CACHE, PAGE_BYTES);
+      held = EmbeddedAsterix.acquire(MEMORY_BUDGET, CACHE, PAGE_BYTES, nodes, null);
+    } else if (held.nodes().size() != nodes) {
+      throw new IllegalArgumentException("asterixdb: the experiment's instance runs " + held.nodes().size()
+          + " NCs, not " + nodes);
     }
   }
 
@@ -147,15 +167,15 @@ final class AsterixHostExperiment implements HostExperiment {
         .map(IamMergePolicyFactory::getName).findFirst().orElse(policy);
   }
 
-  /** The dataset's primary index on the NC (its directory is named after the dataset). */
-  private static ILSMIndex primary(EmbeddedAsterix embedded, AsterixTarget t) throws IOException {
-    List<ILSMIndex> indexes = embedded.openIndexes(t.dataverse(), t.dataset());
+  /** The dataset's primary index on one NC (its directory is named after the dataset). */
+  private static ILSMIndex primary(EmbeddedAsterix embedded, AsterixTarget t, String node) throws IOException {
+    List<ILSMIndex> indexes = embedded.openIndexes(t.dataverse(), t.dataset(), node);
     for (ILSMIndex i : indexes) {
       if (i.getIndexIdentifier().endsWith("/" + t.dataset())) {
         return i;
       }
     }
-    throw new IOException("asterixdb: no primary index of " + t.dataset() + " among " + indexes);
+    throw new IOException("asterixdb: no primary index of " + t.dataset() + " on " + node + " among " + indexes);
   }
 
   /** Waits until the index has made {@code flushes} flushes and nothing has run for a moment. */

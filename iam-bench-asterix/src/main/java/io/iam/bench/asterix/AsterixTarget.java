@@ -36,6 +36,9 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMemoryComponent;
  *
  * <p><b>Where.</b> By default an AsterixDB embedded in this JVM ({@link EmbeddedAsterix}, one per JVM,
  * IAM's policies installed), with a fresh dataset per opened store, dropped when the store closes.
+ * {@code -o ncs=N} starts it with N node controllers (one partition each; default 1), and {@code -o
+ * home=DIR} keeps its files in DIR, where a later start finds them again (a named dataset there is
+ * used as it is).
  * With {@code -o url=http://host:19002} a running cluster instead; {@code -o nc-api=URL,URL,...} names
  * its NCs' API addresses ({@code nc.api.port}) for the component sizes. {@code -o dataverse=} (default
  * {@value #DEFAULT_DATAVERSE}) and {@code -o dataset=} (default a fresh {@code ycsb_…} name) name the
@@ -77,6 +80,8 @@ public final class AsterixTarget implements LoadTarget {
   static final String BATCH = "batch";
   static final String KEY_PREFIX = "key-prefix";
   static final String INGEST = "ingest";
+  static final String NCS = "ncs";
+  static final String HOME = "home";
   static final String DEFAULT_DATAVERSE = "IamYcsb";
   /** Records per UPSERT statement that lists them (larger statements compile slower than linearly). */
   static final int DEFAULT_STATEMENT_BATCH = 500;
@@ -87,7 +92,8 @@ public final class AsterixTarget implements LoadTarget {
    * as the flush before it completes, so idle and settled can be a moment apart.
    */
   private static final long SETTLE_QUIET_MILLIS = 250;
-  private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX, INGEST);
+  private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX, INGEST, NCS,
+      HOME);
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final HexFormat HEX = HexFormat.of();
@@ -160,9 +166,13 @@ public final class AsterixTarget implements LoadTarget {
       if (own.containsKey(NC_API)) {
         throw new IllegalArgumentException("asterixdb: -o " + NC_API + " needs -o " + URL + " (the embedded NC's is known)");
       }
-      embedded = EmbeddedAsterix.acquire(config.memtableBytes(), config.cacheBytes());
+      embedded = EmbeddedAsterix.acquire(config.memtableBytes(), config.cacheBytes(), 0, nodes(own.get(NCS)),
+          own.containsKey(HOME) ? Path.of(own.get(HOME)) : null);
       url = embedded.apiUrl();
-      ncApis.add(embedded.ncApiUrl());
+      ncApis.addAll(embedded.ncApiUrls().values());
+    } else if (own.containsKey(NCS) || own.containsKey(HOME)) {
+      throw new IllegalArgumentException("asterixdb: -o " + (own.containsKey(NCS) ? NCS : HOME)
+          + " is an option of the embedded instance; a cluster given by -o " + URL + " has its own");
     } else if (own.containsKey(NC_API)) {
       for (String u : own.get(NC_API).split(",")) {
         if (!u.isBlank()) {
@@ -190,6 +200,23 @@ public final class AsterixTarget implements LoadTarget {
           + "' is not a plain name (a letter, then letters, digits or _)");
     }
     return value;
+  }
+
+  /** {@code -o ncs}: 0 (the running instance's, or one) when not given. */
+  private static int nodes(String value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= EmbeddedAsterix.MAX_NODES) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException("asterixdb: -o " + NCS + "='" + value + "' is out of range: allowed 1 to "
+        + EmbeddedAsterix.MAX_NODES);
   }
 
   private static int batch(String value, Ingest ingest) {
@@ -429,10 +456,13 @@ public final class AsterixTarget implements LoadTarget {
       long[] c = IoCounter.of(dataverse, dataset);
       flushBytes = c[1];
       mergeBytes = c[3];
-      stats.append(String.format("flushes %d (%d bytes), merges %d (%d bytes): every one counted by the NC%n",
+      stats.append(String.format("flushes %d (%d bytes), merges %d (%d bytes): every one counted by the NCs%n",
           c[0], c[1], c[2], c[3]));
       stats.append(String.format("memory-component budget %d bytes (global), buffer cache %d bytes%n",
           embedded.memoryBudget(), embedded.bufferCache()));
+      if (embedded.nodes().size() > 1) {
+        stats.append(perNode(now));
+      }
     } else {
       observeComponents();
       Set<String> current = new HashSet<>();
@@ -458,6 +488,23 @@ public final class AsterixTarget implements LoadTarget {
     }
     List<LevelMetrics> levels = List.of(LevelMetrics.of(0, now.size(), disk, flushBytes + mergeBytes, userBytes.sum()));
     return new LoadMetrics(userBytes.sum(), flushBytes, mergeBytes, disk, levels, stats.toString());
+  }
+
+  /**
+   * A line per NC of the embedded instance: what its partition flushed and merged, its write
+   * amplification, and its components now.
+   */
+  private String perNode(List<Component> now) {
+    StringBuilder s = new StringBuilder();
+    for (Map.Entry<String, String> node : embedded.ncApiUrls().entrySet()) {
+      long[] c = IoCounter.of(dataverse, dataset, node.getKey());
+      List<Component> mine = now.stream().filter(x -> x.nc().equals(node.getValue())).toList();
+      s.append(String.format(java.util.Locale.ROOT,
+          "%s: flushes %d (%d bytes), merges %d (%d bytes), write amplification %.3f, components %d (%d bytes)%n",
+          node.getKey(), c[0], c[1], c[2], c[3], c[1] == 0 ? 0.0 : (double) (c[1] + c[3]) / c[1], mine.size(),
+          mine.stream().mapToLong(Component::size).sum()));
+    }
+    return s.toString();
   }
 
   /** The dataset's merge policy and its parameters, as AsterixDB's metadata holds them. */

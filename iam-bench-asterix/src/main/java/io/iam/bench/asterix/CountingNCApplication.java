@@ -26,6 +26,7 @@ public class CountingNCApplication extends IamNCApplication {
     super.start(args);
     Field f = NCAppRuntimeContext.class.getDeclaredField("lsmIOScheduler");
     f.setAccessible(true);
-    f.set(runtimeContext, IoCounter.wrap((ILSMIOOperationScheduler) f.get(runtimeContext)));
+    f.set(runtimeContext, IoCounter.wrap((ILSMIOOperationScheduler) f.get(runtimeContext),
+        runtimeContext.getServiceContext().getNodeId()));
   }
 }

@@ -7,7 +7,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.asterix.api.common.AsterixHyracksIntegrationUtil;
 import org.apache.asterix.common.api.INcApplicationContext;
 import org.apache.hyracks.api.application.ICCApplication;
@@ -18,18 +23,21 @@ import org.apache.hyracks.control.common.controllers.NCConfig;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 
 /**
- * One AsterixDB 0.9.8 cluster controller and one node controller in this JVM, shared by every
- * {@code asterixdb} store the JVM has open: started by the first {@link #acquire}, stopped (its
- * files deleted) by the last {@link #release}, or at the latest when the JVM exits. It runs IAM's
- * applications as a cluster would: {@link EmbeddedCCApplication} and, on the NC, {@link
- * CountingNCApplication} (IAM's CC and NC applications, which register our policies, plus the flush
- * and merge counter).
+ * One AsterixDB 0.9.8 cluster controller and one or more node controllers in this JVM, shared by
+ * every {@code asterixdb} store the JVM has open: started by the first {@link #acquire}, stopped by
+ * the last {@link #release}, or at the latest when the JVM exits. It runs IAM's applications as a
+ * cluster would: {@link EmbeddedCCApplication} and, on each NC, {@link CountingNCApplication}
+ * (IAM's CC and NC applications, which register our policies, plus the flush and merge counter).
+ * Each NC has one IO device, so one storage partition: a dataset's records are hash-partitioned
+ * over the NCs, and each partition's indexes run the dataset's merge policy on their own.
  *
  * <p>Every listener binds 127.0.0.1: the IPC, data, result and messaging ports by their {@code
  * *.listen.address}, the HTTP servers and RMI by {@link LoopbackOnly}.
  *
- * <p>Its {@code cc.conf} is written into a fresh temporary directory, which also holds its storage,
- * transaction log and logs. Every port is a free one picked at start, so it never meets another
+ * <p>Its {@code cc.conf} is written into its home, which also holds its storage, transaction logs and
+ * logs: by default a fresh temporary directory, deleted when the instance stops; or a directory the
+ * first acquire names, which is kept, and whose storage and logs a later start in the same home
+ * opens again (AsterixDB's own recovery replays the transaction log). Every port is a free one picked at start, so it never meets another
  * AsterixDB on the machine. The budgets of the first store opened decide (later ones share the
  * instance): {@code storage.memorycomponent.globalbudget} = the memtable size (at least 4 MiB, since
  * AsterixDB splits the budget into pages over the open datasets' memory components) and {@code
@@ -44,7 +52,8 @@ final class EmbeddedAsterix {
   static final long MIN_BUFFER_CACHE = 8L << 20;
   /** {@code storage.buffercache.pagesize} unless the first acquire names another. */
   static final long DEFAULT_PAGE_BYTES = 32L << 10;
-  private static final String NC = "asterix_nc1";
+  /** The most node controllers an instance runs. */
+  static final int MAX_NODES = 4;
 
   static {
     // AsterixDB logs a great deal at INFO, to stdout; our output is on stdout. Unless the user chose
@@ -58,47 +67,77 @@ final class EmbeddedAsterix {
   private static int references;
 
   private final Path home;
+  /** Whether {@link #home} is the caller's, kept when the instance stops. */
+  private final boolean keepHome;
   private final Util util;
   private final String apiUrl;
-  private final String ncApiUrl;
+  /** Each NC's HTTP API, by node name, in node order. */
+  private final Map<String, String> ncApiUrls;
   private final long memoryBudget;
   private final long bufferCache;
   private final long pageBytes;
   private boolean stopped;
 
-  private EmbeddedAsterix(Path home, Util util, String apiUrl, String ncApiUrl, long memoryBudget, long bufferCache,
-      long pageBytes) {
+  private EmbeddedAsterix(Path home, boolean keepHome, Util util, String apiUrl, Map<String, String> ncApiUrls,
+      long memoryBudget, long bufferCache, long pageBytes) {
     this.home = home;
+    this.keepHome = keepHome;
     this.util = util;
     this.apiUrl = apiUrl;
-    this.ncApiUrl = ncApiUrl;
+    this.ncApiUrls = ncApiUrls;
     this.memoryBudget = memoryBudget;
     this.bufferCache = bufferCache;
     this.pageBytes = pageBytes;
   }
 
   /**
-   * The JVM's instance with one more reference, started with these budgets if it is not running.
-   * Each acquire is paired with one {@link #release}.
+   * The JVM's instance with one more reference, started with these budgets if it is not running
+   * (the running instance's page size, node controllers and home otherwise: the defaults). Each
+   * acquire is paired with one {@link #release}.
    */
   static synchronized EmbeddedAsterix acquire(long memtableBytes, long cacheBytes) throws IOException {
-    return acquire(memtableBytes, cacheBytes, instance == null ? DEFAULT_PAGE_BYTES : instance.pageBytes);
+    return acquire(memtableBytes, cacheBytes, 0, 0, null);
+  }
+
+  /** As {@link #acquire(long, long)}, with pages of {@code pageBytes} (a power of two). */
+  static synchronized EmbeddedAsterix acquire(long memtableBytes, long cacheBytes, long pageBytes) throws IOException {
+    return acquire(memtableBytes, cacheBytes, pageBytes, 0, null);
   }
 
   /**
-   * As {@link #acquire(long, long)}, with pages of {@code pageBytes} (a power of two).
+   * As {@link #acquire(long, long)}, with what else the instance is started with.
    *
-   * @throws IllegalStateException if the instance runs already with another page size
+   * @param pageBytes its pages (a power of two of 4096 or more); 0 for the running instance's, or
+   *     {@link #DEFAULT_PAGE_BYTES}
+   * @param nodes its node controllers, 1 to {@link #MAX_NODES}; 0 for the running instance's, or 1
+   * @param home where it keeps its files, kept when it stops and opened again by a later start in
+   *     the same home; null for the running instance's, or a fresh temporary directory
+   * @throws IllegalStateException if the instance runs already, with another page size, node count
+   *     or home than one given
    */
-  static synchronized EmbeddedAsterix acquire(long memtableBytes, long cacheBytes, long pageBytes) throws IOException {
+  static synchronized EmbeddedAsterix acquire(long memtableBytes, long cacheBytes, long pageBytes, int nodes,
+      Path home) throws IOException {
+    if (nodes < 0 || nodes > MAX_NODES) {
+      throw new IllegalArgumentException("asterixdb: " + nodes + " node controllers: allowed 1 to " + MAX_NODES);
+    }
     if (instance == null) {
-      instance = start(Math.max(MIN_MEMORY_BUDGET, memtableBytes), Math.max(MIN_BUFFER_CACHE, cacheBytes), pageBytes);
-    } else if (instance.pageBytes != pageBytes) {
-      throw new IllegalStateException("asterixdb: the embedded instance runs with pages of " + instance.pageBytes
-          + " bytes, not " + pageBytes + " (one page size per JVM)");
+      instance = start(Math.max(MIN_MEMORY_BUDGET, memtableBytes), Math.max(MIN_BUFFER_CACHE, cacheBytes),
+          pageBytes == 0 ? DEFAULT_PAGE_BYTES : pageBytes, nodes == 0 ? 1 : nodes, home);
+    } else {
+      mustMatch("pages of", pageBytes == 0 ? null : pageBytes + " bytes", instance.pageBytes + " bytes");
+      mustMatch("node controllers:", nodes == 0 ? null : Integer.toString(nodes), Integer.toString(instance.nodes().size()));
+      mustMatch("its home in", home == null ? null : home.toAbsolutePath().normalize().toString(),
+          instance.keepHome ? instance.home.toString() : "a temporary directory");
     }
     references++;
     return instance;
+  }
+
+  private static void mustMatch(String what, String asked, String running) {
+    if (asked != null && !asked.equals(running)) {
+      throw new IllegalStateException("asterixdb: the embedded instance runs with " + what + " " + running + ", not "
+          + asked + " (one embedded instance per JVM)");
+    }
   }
 
   /** Drops one reference; the last one stops the cluster and deletes its files. */
@@ -113,23 +152,34 @@ final class EmbeddedAsterix {
     }
   }
 
-  private static EmbeddedAsterix start(long memoryBudget, long bufferCache, long pageBytes) throws IOException {
+  private static EmbeddedAsterix start(long memoryBudget, long bufferCache, long pageBytes, int nodes, Path given)
+      throws IOException {
     if (Long.bitCount(pageBytes) != 1 || pageBytes < 4096) {
       throw new IllegalArgumentException("asterixdb: a page of " + pageBytes + " bytes: must be a power of two of 4096 or more");
     }
-    Path home = Files.createTempDirectory("iam-asterixdb-");
+    Path home = given == null ? Files.createTempDirectory("iam-asterixdb-") : given.toAbsolutePath().normalize();
+    Path storage = home.resolve("io");
+    boolean reopen = given != null && Files.isDirectory(storage);
+    Files.createDirectories(home);
     int api = freePort();
-    int ncApi = freePort();
     int client = freePort();
     int cluster = freePort();
-    String conf = String.join("\n",
-        "; Written by iam-bench-asterix for an embedded CC and NC; deleted when the JVM exits.",
-        "[nc/" + NC + "]",
-        "txn.log.dir=" + home.resolve(NC).resolve("txnlog"),
-        "core.dump.dir=" + home.resolve(NC).resolve("coredump"),
-        "iodevices=iodevice1",
-        "nc.api.port=" + ncApi,
-        "",
+    Map<String, String> ncApiUrls = new LinkedHashMap<>();
+    List<String> lines = new ArrayList<>(List.of(
+        "; Written by iam-bench-asterix for an embedded CC and " + nodes + " NC(s), at each start."));
+    for (int n = 1; n <= nodes; n++) {
+      String nc = "asterix_nc" + n;
+      int ncApi = freePort();
+      ncApiUrls.put(nc, "http://127.0.0.1:" + ncApi);
+      lines.addAll(List.of(
+          "[nc/" + nc + "]",
+          "txn.log.dir=" + home.resolve(nc).resolve("txnlog"),
+          "core.dump.dir=" + home.resolve(nc).resolve("coredump"),
+          "iodevices=iodevice1",
+          "nc.api.port=" + ncApi,
+          ""));
+    }
+    String conf = String.join("\n", lines) + "\n" + String.join("\n",
         "[nc]",
         "address=127.0.0.1",
         "cluster.listen.address=127.0.0.1",
@@ -171,19 +221,23 @@ final class EmbeddedAsterix {
         "");
     Path confFile = home.resolve("cc.conf");
     Files.writeString(confFile, conf);
-    AsterixHyracksIntegrationUtil.setStoragePath(home.resolve("io").toString());
+    AsterixHyracksIntegrationUtil.setStoragePath(storage.toString());
     if (!LoopbackOnly.rmiOnLoopback()) {
       System.err.println("asterixdb: this JVM's RMI socket factory was set before; RMI may listen beyond loopback");
     }
     Util util = new Util(client, cluster);
     try {
-      util.init(true, confFile.toString());
+      util.init(!reopen, confFile.toString());
       LoopbackOnly.rebindConsole(util.cc);
     } catch (Exception e) {
-      deleteQuietly(home);
-      throw new IOException("asterixdb: the embedded cluster did not start: " + e, e);
+      if (given == null) {
+        deleteQuietly(home);
+      }
+      throw new IOException("asterixdb: the embedded cluster did not start" + (reopen ? " on the files in " + home : "")
+          + ": " + e, e);
     }
-    EmbeddedAsterix a = new EmbeddedAsterix(home, util, "http://127.0.0.1:" + api, "http://127.0.0.1:" + ncApi,
+    EmbeddedAsterix a = new EmbeddedAsterix(home, given != null, util, "http://127.0.0.1:" + api,
+        Collections.unmodifiableMap(ncApiUrls),
         memoryBudget, bufferCache, pageBytes);
     Runtime.getRuntime().addShutdownHook(new Thread(a::stop, "iam-asterixdb-stop"));
     return a;
@@ -195,11 +249,13 @@ final class EmbeddedAsterix {
     }
     stopped = true;
     try {
-      util.deinit(true);
+      util.deinit(!keepHome);
     } catch (Exception e) {
       System.err.println("asterixdb: stopping the embedded cluster failed: " + e);
     } finally {
-      deleteQuietly(home);
+      if (!keepHome) {
+        deleteQuietly(home);
+      }
     }
   }
 
@@ -208,9 +264,19 @@ final class EmbeddedAsterix {
     return apiUrl;
   }
 
-  /** The NC's HTTP API (its {@code nc.api.port}). */
+  /** The first NC's HTTP API (its {@code nc.api.port}). */
   String ncApiUrl() {
-    return ncApiUrl;
+    return ncApiUrls.values().iterator().next();
+  }
+
+  /** Every NC's HTTP API, by node name, in node order. */
+  Map<String, String> ncApiUrls() {
+    return ncApiUrls;
+  }
+
+  /** The node controllers' names, in order. */
+  List<String> nodes() {
+    return List.copyOf(ncApiUrls.keySet());
   }
 
   long memoryBudget() {
@@ -230,26 +296,48 @@ final class EmbeddedAsterix {
     return home;
   }
 
-  private INcApplicationContext nc() {
-    return (INcApplicationContext) util.ncs[0].getApplicationContext();
+  private List<INcApplicationContext> ncs() {
+    return Arrays.stream(util.ncs).map(nc -> (INcApplicationContext) nc.getApplicationContext()).toList();
   }
 
-  /** The open LSM indexes of a dataset (their identifier holds {@code /dataverse/dataset/}). */
+  private INcApplicationContext nc(String node) {
+    for (INcApplicationContext nc : ncs()) {
+      if (nc.getServiceContext().getNodeId().equals(node)) {
+        return nc;
+      }
+    }
+    throw new IllegalArgumentException("asterixdb: no node controller " + node + " among " + nodes());
+  }
+
+  /** The open LSM indexes of a dataset on every NC (their identifier holds {@code /dataverse/dataset/}). */
   List<ILSMIndex> openIndexes(String dataverse, String dataset) {
+    List<ILSMIndex> all = new ArrayList<>();
+    for (String node : nodes()) {
+      all.addAll(openIndexes(dataverse, dataset, node));
+    }
+    return all;
+  }
+
+  /** The open LSM indexes of a dataset on one NC. */
+  List<ILSMIndex> openIndexes(String dataverse, String dataset, String node) {
     String part = "/" + dataverse + "/" + dataset + "/";
-    return nc().getDatasetLifecycleManager().getOpenResources().stream()
+    return nc(node).getDatasetLifecycleManager().getOpenResources().stream()
         .filter(ILSMIndex.class::isInstance).map(ILSMIndex.class::cast)
         .filter(i -> ("/" + i.getIndexIdentifier()).contains(part)).toList();
   }
 
-  /** Asks the NC to flush the memory components of one dataset, by its {@code DatasetId}, and waits. */
+  /** Asks every NC to flush the memory components of one dataset, by its {@code DatasetId}, and waits. */
   void flush(int datasetId) throws IOException {
-    nc().getDatasetLifecycleManager().flushDataset(datasetId, false);
+    for (INcApplicationContext nc : ncs()) {
+      nc.getDatasetLifecycleManager().flushDataset(datasetId, false);
+    }
   }
 
-  /** Asks the NC to flush the memory components of every dataset. */
+  /** Asks every NC to flush the memory components of every dataset. */
   void flushAll() throws IOException {
-    nc().getDatasetLifecycleManager().flushAllDatasets();
+    for (INcApplicationContext nc : ncs()) {
+      nc.getDatasetLifecycleManager().flushAllDatasets();
+    }
   }
 
   private static int freePort() throws IOException {

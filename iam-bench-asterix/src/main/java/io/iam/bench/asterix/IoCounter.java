@@ -16,16 +16,18 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
 import org.apache.hyracks.storage.am.lsm.common.impls.MergeOperation;
 
 /**
- * Every flush and merge the embedded NC runs, with the size of the component it wrote, per index.
- * {@link CountingNCApplication} puts {@link #wrap} around the NC's IO scheduler, through which every
- * LSM index of the node schedules its flushes and merges; each scheduled operation gets a completion
- * listener that adds its new component's size ({@code getComponentSize()}: every file of the
- * component, B-tree and Bloom filter) once it succeeded. One per JVM, as the embedded NC.
+ * Every flush and merge the embedded NCs run, with the size of the component it wrote, per node and
+ * index. {@link CountingNCApplication} puts {@link #wrap} around each NC's IO scheduler, through
+ * which every LSM index of the node schedules its flushes and merges; each scheduled operation gets
+ * a completion listener that adds its new component's size ({@code getComponentSize()}: every file
+ * of the component, B-tree and Bloom filter) once it succeeded. One per JVM, as the embedded
+ * instance.
  */
 final class IoCounter {
 
-  /** One index's counts; the identifier is the index's relative directory. */
+  /** One index's counts on one node; the identifier is the index's relative directory. */
   static final class Counts {
+    final String node;
     final AtomicLong flushes = new AtomicLong();
     final AtomicLong flushBytes = new AtomicLong();
     final AtomicLong merges = new AtomicLong();
@@ -40,18 +42,22 @@ final class IoCounter {
     /** The components every completed merge read, and their bytes, added up. */
     final AtomicLong mergeInputs = new AtomicLong();
     final AtomicLong mergeInputBytes = new AtomicLong();
+
+    Counts(String node) {
+      this.node = node;
+    }
   }
 
   private static final ConcurrentMap<String, Counts> BY_INDEX = new ConcurrentHashMap<>();
 
   private IoCounter() {}
 
-  /** A scheduler that counts, around {@code scheduler}. */
-  static ILSMIOOperationScheduler wrap(ILSMIOOperationScheduler scheduler) {
+  /** A scheduler that counts, around {@code scheduler}, the scheduler of node {@code node}. */
+  static ILSMIOOperationScheduler wrap(ILSMIOOperationScheduler scheduler, String node) {
     return new ILSMIOOperationScheduler() {
       @Override
       public void scheduleOperation(ILSMIOOperation op) throws HyracksDataException {
-        count(op);
+        count(op, node);
         scheduler.scheduleOperation(op);
       }
 
@@ -62,13 +68,13 @@ final class IoCounter {
     };
   }
 
-  private static void count(ILSMIOOperation op) {
+  private static void count(ILSMIOOperation op, String node) {
     LSMIOOperationType type = op.getIOOpertionType();
     if (type != LSMIOOperationType.FLUSH && type != LSMIOOperationType.MERGE) {
       return;
     }
     boolean flush = type == LSMIOOperationType.FLUSH;
-    Counts c = BY_INDEX.computeIfAbsent(op.getIndexIdentifier(), id -> new Counts());
+    Counts c = index(node, op.getIndexIdentifier());
     (flush ? c.runningFlushes : c.runningMerges).incrementAndGet();
     long scheduled = System.nanoTime();
     long[] inputs = new long[2];
@@ -98,23 +104,29 @@ final class IoCounter {
     });
   }
 
-  /** The counts of one index, by its identifier; empty counts if it has not flushed or merged. */
-  static Counts index(String identifier) {
-    return BY_INDEX.computeIfAbsent(identifier, id -> new Counts());
+  /** The counts of one index on one node; empty counts if it has not flushed or merged. */
+  static Counts index(String node, String identifier) {
+    return BY_INDEX.computeIfAbsent(node + "|" + identifier, id -> new Counts(node));
   }
 
   /**
-   * The counts of the indexes of one dataset, added up.
+   * The counts of the indexes of one dataset on every node, added up.
    *
    * @param dataverse the dataverse's name
    * @param dataset the dataset's name
    * @return flushes, flush bytes, merges, merge bytes, running flushes, running merges
    */
   static long[] of(String dataverse, String dataset) {
+    return of(dataverse, dataset, null);
+  }
+
+  /** As {@link #of(String, String)}, on one node ({@code null}: every node). */
+  static long[] of(String dataverse, String dataset, String node) {
     long[] sum = new long[6];
     String part = "/" + dataverse + "/" + dataset + "/";
-    BY_INDEX.forEach((id, c) -> {
-      if (("/" + id).contains(part)) {
+    BY_INDEX.forEach((key, c) -> {
+      String id = key.substring(key.indexOf('|') + 1);
+      if (("/" + id).contains(part) && (node == null || node.equals(c.node))) {
         sum[0] += c.flushes.get();
         sum[1] += c.flushBytes.get();
         sum[2] += c.merges.get();

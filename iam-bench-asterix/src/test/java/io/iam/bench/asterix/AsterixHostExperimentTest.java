@@ -1,6 +1,9 @@
 package io.iam.bench.asterix;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.iam.bench.host.HostExperimentChecks;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +18,32 @@ class AsterixHostExperimentTest {
   @Test
   void binomialInAsterixDbMakesTheSimulatorsMergesOverHundredsOfFlushes() throws Exception {
     HostExperimentChecks.binomialMakesTheSimulatorsMerges("asterixdb", 200, 400, "binomial {num-components=4}");
+  }
+
+  /**
+   * With two NCs the dataset is hash-partitioned over them, and each partition's primary index runs
+   * the policy on its own: each makes its own simulator's merges over its own flushes, and the
+   * point's figures are the two partitions' added up.
+   */
+  @Test
+  void twoNodeControllersRunThePolicyPerPartitionAndReportEach() throws Exception {
+    JsonNode r = HostExperimentChecks.binomialMakesTheSimulatorsMerges("asterixdb", 200, 400,
+        "binomial {num-components=4}", "--ncs", "2");
+    assertTrue(r.path("describe").asText().contains("2 NCs"), r.path("describe").asText());
+    JsonNode nodes = r.path("nodes");
+    assertEquals(2, nodes.size(), r.toString());
+    assertEquals("asterix_nc1", nodes.get(0).path("node").asText());
+    assertEquals("asterix_nc2", nodes.get(1).path("node").asText());
+    long flushed = 0;
+    long merges = 0;
+    for (JsonNode n : nodes) {
+      flushed += n.path("bytesFlushed").asLong();
+      merges += n.path("merges").asLong();
+    }
+    assertEquals(r.path("bytesFlushed").asLong(), flushed, r.toString());
+    assertEquals(r.path("merges").asLong(), merges, r.toString());
+    double share = nodes.get(0).path("bytesFlushed").asDouble() / flushed;
+    assertTrue(share > 0.4 && share < 0.6, "hash partitioning gives each NC about half the bytes: " + share);
   }
 
   @Test

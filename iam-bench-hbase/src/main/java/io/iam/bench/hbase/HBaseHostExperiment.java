@@ -96,6 +96,10 @@ final class HBaseHostExperiment implements HostExperiment {
    */
   @Override
   public synchronized HostRun run(Spec spec, LongConsumer progress) throws IOException {
+    if (spec.nodes() != 1) {
+      throw new IllegalArgumentException(HBaseTarget.NAME + ": the experiment runs in one store of one region"
+          + " server; --ncs " + spec.nodes() + " is AsterixDB's");
+    }
     long flushBytes = (long) spec.recordsPerFlush() * (spec.valueBytes() + CELL_OVERHEAD_BYTES);
     if (flushBytes > FLUSH_BYTES / 4) {
       throw new IllegalArgumentException(HBaseTarget.NAME + ": a flush of " + spec.recordsPerFlush()

@@ -95,6 +95,11 @@ public final class HostExperimentCommand implements Callable<Integer> {
       description = "Bytes of each record's value. Default: ${DEFAULT-VALUE}.")
   int valueBytes;
 
+  @Option(names = "--ncs", paramLabel = "N", defaultValue = "1",
+      description = "AsterixDB: node controllers of the embedded instance, one partition each; each partition runs"
+          + " the policy and makes --flushes flushes, and is reported and simulated on its own. Default: ${DEFAULT-VALUE}.")
+  int nodes;
+
   @Option(names = "--json", description = "Print the result as one JSON object on the last line.")
   boolean json;
 
@@ -141,6 +146,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
     inRange("--flushes", flushes, 1);
     inRange("--records-per-flush", recordsPerFlush, 1);
     inRange("--value-size", valueBytes, 1);
+    inRange("--ncs", nodes, 1);
     // The JSON line is printed once the host has stopped: a host may print while it stops (HBase's
     // master lists its threads on stdout), and the JSON must be the last line.
     List<String> last = new ArrayList<>();
@@ -173,7 +179,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
     try (Progress bar = Progress.over(host + " " + p.name(), flushes, "flushes", 0, !noProgress)) {
       run = experiment.run(spec(p), bar::stepTo);
     }
-    HostPoint result = HostPoint.of(point, policyArgs.create(), run);
+    HostPoint result = HostPoint.of(point, policyArgs::create, run);
     PrintWriter o = spec.commandLine().getOut();
     print(o, result);
     if (json) {
@@ -239,7 +245,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
                 bar.stepTo(Arrays.stream(flushed).sum());
               }
             });
-            HostPoint p = HostPoint.of(point, PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
+            HostPoint p = HostPoint.of(point, () -> PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
             HostSweepRow r = p.row();
             synchronized (rows) {
               rows.add(r);
@@ -338,15 +344,29 @@ public final class HostExperimentCommand implements Callable<Integer> {
 
   private HostExperiment.Spec spec(MergePolicy p) {
     Map<String, String> policyOptions = new LinkedHashMap<>(p.options().asStrings());
-    return new HostExperiment.Spec(p.name(), policyOptions, flushes, recordsPerFlush, valueBytes);
+    return new HostExperiment.Spec(p.name(), policyOptions, flushes, recordsPerFlush, valueBytes, nodes);
   }
 
   private static void print(PrintWriter out, HostPoint r) {
     HostRun run = r.run();
-    SimulationResult sim = r.simulated();
     out.println(run.host() + ": " + run.describe() + ", " + run.flushLengths().size() + " flushes of "
-        + Sizes.human(run.bytesFlushed() / Math.max(1, run.flushLengths().size())) + " on average, in "
+        + Sizes.human(run.bytesFlushed() / Math.max(1, run.flushLengths().size())) + " on average"
+        + (r.nodes().isEmpty() ? "" : " over " + r.nodes().size() + " partitions") + ", in "
         + String.format(Locale.ROOT, "%.1f s", run.elapsedMillis() / 1000.0));
+    if (!r.nodes().isEmpty()) {
+      out.println("all partitions (write amplification over their bytes; components averaged over them):");
+    }
+    table(out, r);
+    r.nodes().forEach((node, p) -> {
+      out.println(node + ": " + p.run().flushLengths().size() + " flushes of "
+          + Sizes.human(p.run().bytesFlushed() / Math.max(1, p.run().flushLengths().size())) + " on average");
+      table(out, p);
+    });
+  }
+
+  private static void table(PrintWriter out, HostPoint r) {
+    HostRun run = r.run();
+    SimulationResult sim = r.simulated();
     out.printf(Locale.ROOT, "%-22s %14s %14s %10s%n", "", "measured", "simulated", "difference");
     row(out, "write amplification", run.writeAmplification(), sim.writeAmplification(), true);
     row(out, "average components", run.averageComponents(), sim.averageComponents(), false);
@@ -379,7 +399,19 @@ public final class HostExperimentCommand implements Callable<Integer> {
     ObjectNode options = o.putObject("options");
     sim.options().forEach(options::put);
     o.put("describe", run.describe());
-    o.put("flushes", run.flushLengths().size());
+    figures(o, r);
+    if (!r.nodes().isEmpty()) {
+      com.fasterxml.jackson.databind.node.ArrayNode nodes = o.putArray("nodes");
+      r.nodes().forEach((node, p) -> figures(nodes.addObject().put("node", node), p));
+    }
+    return o;
+  }
+
+  /** The measured and simulated figures of a point, or of one partition of it. */
+  private static void figures(ObjectNode o, HostPoint r) {
+    HostRun run = r.run();
+    SimulationResult sim = r.simulated();
+    o.put("flushes", run.flushesPerNode());
     o.put("bytesFlushed", run.bytesFlushed());
     o.put("bytesMerged", run.bytesMerged());
     Json.putFinite(o, "writeAmplification", run.writeAmplification());
@@ -395,7 +427,6 @@ public final class HostExperimentCommand implements Callable<Integer> {
     s.put("maxComponents", sim.maxComponents());
     s.put("merges", sim.merges());
     s.put("accounting", CliConverters.name(sim.accounting()));
-    return o;
   }
 
   private void inRange(String option, int value, int min) {

@@ -22,8 +22,24 @@ public interface HostExperiment extends AutoCloseable {
    * @param flushes the flushes to make
    * @param recordsPerFlush distinct new records written before each flush
    * @param valueBytes the value size of each record
+   * @param nodes the host's nodes the store is partitioned over (AsterixDB's node controllers),
+   *     each partition running the policy on its own and flushing {@code flushes} times; 1 for one
+   *     store on one node
    */
-  record Spec(String policy, Map<String, String> options, int flushes, int recordsPerFlush, int valueBytes) {}
+  record Spec(String policy, Map<String, String> options, int flushes, int recordsPerFlush, int valueBytes,
+      int nodes) {
+
+    public Spec {
+      if (nodes < 1) {
+        throw new IllegalArgumentException("an experiment runs on at least one node: " + nodes);
+      }
+    }
+
+    /** A spec of one store on one node. */
+    public Spec(String policy, Map<String, String> options, int flushes, int recordsPerFlush, int valueBytes) {
+      this(policy, options, flushes, recordsPerFlush, valueBytes, 1);
+    }
+  }
 
   /**
    * Runs the experiment.

@@ -5,24 +5,55 @@ import io.iam.core.sim.Accounting;
 import io.iam.core.sim.ReplayedFlushes;
 import io.iam.core.sim.SimulationResult;
 import io.iam.core.sim.Simulator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A policy's run in a host beside the simulator's run of the same flushes: the simulator replays
  * the host's own flush sizes under the same policy, and a flushed component is written, then
  * merged, as hosts do ({@link Accounting#FLUSH_THEN_MERGE}).
  *
+ * <p>A store partitioned over several nodes runs the policy once per partition: each partition's
+ * flushes are simulated on their own ({@link #nodes}), and the point's figures are their total, as
+ * {@link HostRun#ofNodes} adds up the host's.
+ *
  * @param point the policy and its k (null for a baseline at its defaults)
  * @param run what the host wrote
  * @param simulated what the simulator wrote for the same flushes
+ * @param nodes each partition's point, by node name; empty for one store on one node
  */
-public record HostPoint(HostSweepPlan.Point point, HostRun run, SimulationResult simulated) {
+public record HostPoint(HostSweepPlan.Point point, HostRun run, SimulationResult simulated,
+    Map<String, HostPoint> nodes) {
 
-  /** Simulates {@code policy} (a fresh one, as {@code point} names it) over {@code run}'s flushes. */
-  public static HostPoint of(HostSweepPlan.Point point, MergePolicy policy, HostRun run) {
+  /**
+   * Simulates the policy {@code point} names (a fresh one from {@code policies} for each partition)
+   * over {@code run}'s flushes.
+   */
+  public static HostPoint of(HostSweepPlan.Point point, Supplier<MergePolicy> policies, HostRun run) {
+    if (run.nodes().isEmpty()) {
+      return new HostPoint(point, run, simulate(policies.get(), run), Map.of());
+    }
+    Map<String, HostPoint> nodes = new LinkedHashMap<>();
+    run.nodes().forEach((name, r) -> nodes.put(name, of(point, policies, r)));
+    List<SimulationResult> sims = nodes.values().stream().map(HostPoint::simulated).toList();
+    SimulationResult first = sims.get(0);
+    SimulationResult total = new SimulationResult(first.policy(), first.options(), run.host() + " partitions",
+        first.accounting(), sims.stream().mapToLong(SimulationResult::flushes).sum(),
+        sims.stream().mapToLong(SimulationResult::bytesFlushed).sum(),
+        sims.stream().mapToLong(SimulationResult::bytesWritten).sum(),
+        sims.stream().mapToLong(SimulationResult::merges).sum(),
+        sims.stream().mapToDouble(SimulationResult::averageComponents).average().orElse(0),
+        sims.stream().mapToInt(SimulationResult::maxComponents).max().orElse(0), List.of(),
+        sims.stream().mapToLong(SimulationResult::elapsedNanos).sum());
+    return new HostPoint(point, run, total, nodes);
+  }
+
+  private static SimulationResult simulate(MergePolicy policy, HostRun run) {
     int flushes = run.flushLengths().size();
-    SimulationResult sim = new Simulator(policy, new ReplayedFlushes(run.host(), run.flushLengths(), null),
+    return new Simulator(policy, new ReplayedFlushes(run.host(), run.flushLengths(), null),
         Accounting.FLUSH_THEN_MERGE, Math.max(1, flushes), steps -> {}).run(flushes);
-    return new HostPoint(point, run, sim);
   }
 
   /** The point's figures as a sweep keeps them. */

@@ -1,6 +1,9 @@
 package io.iam.bench.host;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a host wrote in one experiment, counted by the host itself.
@@ -16,20 +19,64 @@ import java.util.List;
  * @param elapsedMillis the wall time of the run
  * @param mergeInputs the components the merges read, added up; 0 if the host does not say
  * @param mergeInputBytes the bytes of those components, added up
+ * @param nodes for a store partitioned over several nodes, each partition's run by node name (in
+ *     node order), of which this run is the total; empty for one store on one node
  */
 public record HostRun(String host, String describe, List<Long> flushLengths, List<Long> mergeLengths,
     long mergeMillis, double averageComponents, int maxComponents, long elapsedMillis, long mergeInputs,
-    long mergeInputBytes) {
+    long mergeInputBytes, Map<String, HostRun> nodes) {
 
   public HostRun {
     flushLengths = List.copyOf(flushLengths);
     mergeLengths = List.copyOf(mergeLengths);
+    nodes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+  }
+
+  /** A run of one store on one node. */
+  public HostRun(String host, String describe, List<Long> flushLengths, List<Long> mergeLengths, long mergeMillis,
+      double averageComponents, int maxComponents, long elapsedMillis, long mergeInputs, long mergeInputBytes) {
+    this(host, describe, flushLengths, mergeLengths, mergeMillis, averageComponents, maxComponents, elapsedMillis,
+        mergeInputs, mergeInputBytes, Map.of());
   }
 
   /** A run whose host does not say what its merges read. */
   public HostRun(String host, String describe, List<Long> flushLengths, List<Long> mergeLengths, long mergeMillis,
       double averageComponents, int maxComponents, long elapsedMillis) {
     this(host, describe, flushLengths, mergeLengths, mergeMillis, averageComponents, maxComponents, elapsedMillis, 0, 0);
+  }
+
+  /**
+   * The total of a store partitioned over {@code nodes} (at least one): the flushes and merges of
+   * every partition (in node order), their merge time added up, the partitions' average component
+   * counts averaged and their largest maximum.
+   */
+  public static HostRun ofNodes(String host, String describe, Map<String, HostRun> nodes, long elapsedMillis) {
+    if (nodes.isEmpty()) {
+      throw new IllegalArgumentException("a partitioned run needs at least one node");
+    }
+    List<Long> flushes = new ArrayList<>();
+    List<Long> merges = new ArrayList<>();
+    long mergeMillis = 0;
+    double components = 0;
+    int max = 0;
+    long inputs = 0;
+    long inputBytes = 0;
+    for (HostRun n : nodes.values()) {
+      flushes.addAll(n.flushLengths);
+      merges.addAll(n.mergeLengths);
+      mergeMillis += n.mergeMillis;
+      components += n.averageComponents;
+      max = Math.max(max, n.maxComponents);
+      inputs += n.mergeInputs;
+      inputBytes += n.mergeInputBytes;
+    }
+    return new HostRun(host, describe, flushes, merges, mergeMillis, components / nodes.size(), max, elapsedMillis,
+        inputs, inputBytes, nodes);
+  }
+
+  /** The flushes of one partition: all of them for one store on one node. */
+  public int flushesPerNode() {
+    return flushLengths.size() / Math.max(1, nodes.size());
   }
 
   /**

@@ -9,7 +9,7 @@ import java.io.IOException;
  *
  * @param policy the policy's name
  * @param k its k, or null for a baseline at its defaults
- * @param flushes the flushes the host made
+ * @param flushes the flushes the host made (of each partition, for a store partitioned over nodes)
  * @param bytesFlushed the bytes they wrote
  * @param writeAmplification measured in the host
  * @param simulatedWriteAmplification the simulator's, on the same flushes
@@ -21,7 +21,7 @@ public record HostSweepRow(String policy, Integer k, int flushes, long bytesFlus
 
   /** The row of a point just run. */
   public static HostSweepRow of(HostPoint p) {
-    return new HostSweepRow(p.point().policy(), p.point().k(), p.run().flushLengths().size(), p.run().bytesFlushed(),
+    return new HostSweepRow(p.point().policy(), p.point().k(), p.run().flushesPerNode(), p.run().bytesFlushed(),
         p.run().writeAmplification(), p.simulated().writeAmplification(), p.run().averageComponents(),
         p.simulated().averageComponents());
   }

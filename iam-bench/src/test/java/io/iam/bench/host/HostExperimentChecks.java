@@ -29,19 +29,31 @@ public final class HostExperimentChecks {
    * @return the run's JSON
    */
   public static JsonNode binomialMakesTheSimulatorsMerges(String host, int flushes, int recordsPerFlush,
-      String describes) throws Exception {
+      String describes, String... extra) throws Exception {
     StringWriter out = new StringWriter();
     CommandLine cl = IamCommand.newCommandLine();
     cl.setOut(new PrintWriter(out));
-    int code = cl.execute("host-experiment", "--host", host, "--policy", "binomial", "--k", "4",
-        "--flushes", Integer.toString(flushes), "--records-per-flush", Integer.toString(recordsPerFlush),
-        "--no-progress", "--json");
+    List<String> args = new java.util.ArrayList<>(List.of("host-experiment", "--host", host, "--policy", "binomial",
+        "--k", "4", "--flushes", Integer.toString(flushes), "--records-per-flush", Integer.toString(recordsPerFlush),
+        "--no-progress", "--json"));
+    args.addAll(List.of(extra));
+    int code = cl.execute(args.toArray(new String[0]));
     assertEquals(0, code, out.toString());
     List<String> lines = out.toString().lines().toList();
     JsonNode r = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+    assertTrue(r.path("describe").asText().contains(describes), r.path("describe").asText());
+    assertTrue(out.toString().contains("write amplification"), out.toString());
+    checkBinomialPoint(r, flushes);
+    for (JsonNode node : r.path("nodes")) {
+      checkBinomialPoint(node, flushes);
+    }
+    return r;
+  }
+
+  /** The checks of {@link #binomialMakesTheSimulatorsMerges} on one point, or one partition of it. */
+  private static void checkBinomialPoint(JsonNode r, int flushes) {
     JsonNode sim = r.path("simulated");
     assertEquals(flushes, r.path("flushes").asInt(), r.toString());
-    assertTrue(r.path("describe").asText().contains(describes), r.path("describe").asText());
     assertTrue(r.path("merges").asInt() > flushes / 4, "merges: " + r);
     assertEquals(sim.path("merges").asInt(), r.path("merges").asInt(), "merges, host and simulator: " + r);
     assertEquals(sim.path("averageComponents").asDouble(), r.path("averageComponents").asDouble(), 1e-9, r.toString());
@@ -50,8 +62,6 @@ public final class HostExperimentChecks {
     double wa = (r.path("bytesFlushed").asDouble() + r.path("bytesMerged").asDouble()) / r.path("bytesFlushed").asDouble();
     assertEquals(wa, r.path("writeAmplification").asDouble(), 1e-9, r.toString());
     assertTrue(r.path("mergeMillis").asLong() > 0, r.toString());
-    assertTrue(out.toString().contains("write amplification"), out.toString());
-    return r;
   }
 
   /** Checks that {@code --host cassandra} is refused with a message naming {@code host}, the only one. */
