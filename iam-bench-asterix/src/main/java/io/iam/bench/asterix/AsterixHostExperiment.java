@@ -168,7 +168,7 @@ final class AsterixHostExperiment implements HostExperiment {
   }
 
   /** The dataset's primary index on one NC (its directory is named after the dataset). */
-  private static ILSMIndex primary(EmbeddedAsterix embedded, AsterixTarget t, String node) throws IOException {
+  static ILSMIndex primary(EmbeddedAsterix embedded, AsterixTarget t, String node) throws IOException {
     List<ILSMIndex> indexes = embedded.openIndexes(t.dataverse(), t.dataset(), node);
     for (ILSMIndex i : indexes) {
       if (i.getIndexIdentifier().endsWith("/" + t.dataset())) {
@@ -179,7 +179,7 @@ final class AsterixHostExperiment implements HostExperiment {
   }
 
   /** Waits until the index has made {@code flushes} flushes and nothing has run for a moment. */
-  private static void awaitFlushAndMerges(IoCounter.Counts c, int flushes) throws IOException {
+  static void awaitFlushAndMerges(IoCounter.Counts c, int flushes) throws IOException {
     long deadline = System.nanoTime() + FLUSH_TIMEOUT_NANOS;
     long quietSince = -1;
     long lastMerges = -1;

@@ -112,6 +112,7 @@ public final class AsterixTarget implements LoadTarget {
   /** {@code -o key-prefix}'s bytes in hex, put before every key; empty without one. */
   private final String prefixHex;
   private final Map<String, String> buffer = new LinkedHashMap<>();
+  private final String batchSuffix = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
   /** {@link Ingest#FILE}: the file each batch is written to before it is upserted. */
   private Path batchFile;
   private final LongAdder userBytes = new LongAdder();
@@ -245,9 +246,12 @@ public final class AsterixTarget implements LoadTarget {
     }
   }
 
-  /** The external dataset over {@link #batchFile}. */
+  /**
+   * The external dataset over {@link #batchFile}: one per store, so that stores sharing a dataset,
+   * or a store opened again on the files of one that was killed, never meet another's.
+   */
   private String batchDataset() {
-    return dataset + "_batch";
+    return dataset + "_batch_" + batchSuffix;
   }
 
   private String use() {

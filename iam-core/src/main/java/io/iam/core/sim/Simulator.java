@@ -19,6 +19,9 @@ import java.util.function.LongConsumer;
  * <p>Every plan is checked: a merge must be contiguous, in range, and take at least two
  * components; a policy that breaks this fails the run with {@link IllegalStateException}.
  *
+ * <p>A run starts from an empty store, or from the components a store holds ({@link #from}): a
+ * host's after a restart, say, to predict what its policy does next.
+ *
  * <p>A simulator instance runs one simulation at a time; use one per thread.
  */
 public final class Simulator {
@@ -36,6 +39,8 @@ public final class Simulator {
   private Component[] stack = new Component[16];
   private int[][] keys = new int[16][];
   private int size;
+  /** The components the next run starts from, oldest first. */
+  private List<Component> initial = List.of();
 
   /**
    * @param every record a series point every {@code every} flushes (and after the last)
@@ -59,6 +64,25 @@ public final class Simulator {
     return this;
   }
 
+  /**
+   * Starts the next run from {@code components}, oldest first, which hold flushes 1 to the newest
+   * one's {@code lastFlush} (a store's components, as {@link io.iam.core.policy.FlushLedger} numbers
+   * them); the run's flushes come after those. Its figures count only the run's own flushes and
+   * merges, and its component counts include the components it started from. Not for keyed streams,
+   * whose components carry keys. Returns this simulator.
+   *
+   * @throws IllegalArgumentException if the components are not oldest first with disjoint flush
+   *     ranges, or the stream is keyed
+   */
+  public Simulator from(List<Component> components) {
+    if (!components.isEmpty() && stream.keyed()) {
+      throw new IllegalArgumentException("a keyed stream's run starts from an empty store");
+    }
+    StackSnapshot.of(components, components.isEmpty() ? 0 : components.get(components.size() - 1).lastFlush());
+    this.initial = List.copyOf(components);
+    return this;
+  }
+
   /** Runs {@code flushes} flushes through the policy. */
   public SimulationResult run(long flushes) {
     if (flushes < 1) {
@@ -66,6 +90,10 @@ public final class Simulator {
     }
     long start = System.nanoTime();
     boolean keyed = stream.keyed();
+    Arrays.fill(stack, null);
+    size = 0;
+    initial.forEach(c -> push(c, null));
+    long before = initial.isEmpty() ? 0 : initial.get(initial.size() - 1).lastFlush();
     long flushed = 0;
     long written = 0;
     long merges = 0;
@@ -76,14 +104,15 @@ public final class Simulator {
     for (long t = 1; t <= flushes; t++) {
       long length = stream.nextLength();
       flushed += length;
-      push(Component.flushed(t, length, t), keyed ? stream.lastKeys() : null);
-      StackSnapshot snapshot = StackSnapshot.of(stack, size, t);
+      long flush = before + t;
+      push(Component.flushed(flush, length, flush), keyed ? stream.lastKeys() : null);
+      StackSnapshot snapshot = StackSnapshot.of(stack, size, flush);
       MergePlan plan = policy.plan(snapshot);
       observer.decided(snapshot, plan);
       if (plan.isNone()) {
         written += length;
       } else {
-        check(plan, t);
+        check(plan, flush);
         boolean takesFlush = plan.to() == size - 1;
         long output = merge(plan.from(), plan.to(), keyed);
         written += (takesFlush && accounting == Accounting.MODEL) ? output : length + output;

@@ -27,14 +27,14 @@ import java.util.regex.Pattern;
  * a pipe, is the one part of that check outside the store, so it no longer carries them. The
  * child's JVM also sends its own messages to stderr ({@code -XX:+DisplayVMOutputToStderr}).
  */
-final class KilledChild {
+public final class KilledChild {
 
   private static final Pattern ACK = Pattern.compile("<ack (\\d+)>");
 
   private KilledChild() {}
 
   /** The system property that names the child's acknowledgement file. */
-  static final String ACKS_PROPERTY = "iam.killed-child.acks";
+  public static final String ACKS_PROPERTY = "iam.killed-child.acks";
 
   private static FileOutputStream acks;
 
@@ -42,7 +42,7 @@ final class KilledChild {
    * Records, in the child, that batch {@code n} is acknowledged (durable): one unbuffered write of
    * a line to the file {@link #ACKS_PROPERTY} names.
    */
-  static synchronized void acknowledge(long n) throws IOException {
+  public static synchronized void acknowledge(long n) throws IOException {
     if (acks == null) {
       acks = new FileOutputStream(System.getProperty(ACKS_PROPERTY), true);
     }
@@ -66,10 +66,20 @@ final class KilledChild {
    * ({@code first}), kills it, and returns the last batch it acknowledged.
    */
   static long runAndKill(Class<?> main, List<String> args, long first, long millis) throws Exception {
+    return runAndKill(main, List.of("-Xmx256m"), args, first, millis, 30);
+  }
+
+  /**
+   * As {@link #runAndKill(Class, List, long, long)}, in a JVM with {@code jvmOptions}, which may
+   * take up to {@code startSeconds} to acknowledge its first batch.
+   */
+  public static long runAndKill(Class<?> main, List<String> jvmOptions, List<String> args, long first, long millis,
+      int startSeconds) throws Exception {
     Path ackFile = Files.createTempFile("killed-child-", ".acks");
     try {
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-XX:+DisplayVMOutputToStderr", "-D" + ACKS_PROPERTY + "=" + ackFile,
+      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      command.addAll(jvmOptions);
+      command.addAll(List.of("-XX:+DisplayVMOutputToStderr", "-D" + ACKS_PROPERTY + "=" + ackFile,
           "-cp", System.getProperty("java.class.path"), main.getName()));
       command.addAll(args);
       ProcessBuilder pb = new ProcessBuilder(command);
@@ -87,7 +97,7 @@ final class KilledChild {
         }
       });
       reader.start();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startSeconds);
       while (lastAcknowledged(ackFile, first - 1) < first && System.nanoTime() < deadline && child.isAlive()) {
         Thread.sleep(5);
       }

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.option.OptionValues;
+import io.iam.core.policy.Component;
 import io.iam.core.policy.MergePlan;
 import io.iam.core.policy.MergePolicies;
 import io.iam.core.policy.MergePolicy;
 import io.iam.core.policy.StackSnapshot;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
@@ -67,6 +70,57 @@ class SimulatorTest {
     // t=1: 100. t=2: 100,10 out of ratio. t=3: merges 10+10 (20). t=4: flush 1000 stays, nothing merges.
     assertEquals(1120, r.bytesFlushed());
     assertEquals(100 + 10 + 20 + 1000, r.bytesWritten());
+  }
+
+  /**
+   * A run from the components a store held after 600 flushes makes the decisions the run from an
+   * empty store made for flushes 601 to 1,000, for a static policy (binomial) and a size-driven one
+   * (exploring), and counts only its own flushes.
+   */
+  @Test
+  void aRunFromAStoresComponentsGoesOnAsTheRunThatMadeThem() {
+    for (MergePolicy p : new MergePolicy[] {policy("binomial", 4), policy("exploring", 5)}) {
+      List<String> full = new ArrayList<>();
+      List<Component> at600 = new ArrayList<>();
+      new Simulator(p, new RandomFlushes(1000, 9000, 7), Accounting.FLUSH_THEN_MERGE, 1, null).observe((snap, plan) -> {
+        if (snap.flushCount() == 600) {
+          for (int i = 0; i < snap.size(); i++) {
+            at600.add(snap.get(i));
+          }
+          applied(at600, plan);
+        } else if (snap.flushCount() > 600) {
+          full.add(snap.flushCount() + ":" + plan);
+        }
+      }).run(1000);
+      RandomFlushes stream = new RandomFlushes(1000, 9000, 7);
+      for (int i = 0; i < 600; i++) {
+        stream.nextLength();
+      }
+      List<String> resumed = new ArrayList<>();
+      SimulationResult r = new Simulator(p, stream, Accounting.FLUSH_THEN_MERGE, 1, null).from(at600)
+          .observe((snap, plan) -> resumed.add(snap.flushCount() + ":" + plan)).run(400);
+      assertEquals(full, resumed, p.name());
+      assertEquals(400, r.flushes());
+      assertTrue(full.stream().anyMatch(d -> !d.endsWith(MergePlan.none().toString())), "some merges: " + full);
+    }
+    assertThrows(IllegalArgumentException.class, () -> new Simulator(policy("binomial", 4), new UniformFlushes(1),
+        Accounting.MODEL, 1, null).from(List.of(Component.flushed(1, 1, 2),
+        Component.flushed(2, 1, 1))));
+  }
+
+  /** {@code stack} after {@code plan}: its components from..to replaced by one holding them. */
+  private static void applied(List<Component> stack, MergePlan plan) {
+    if (plan.isNone()) {
+      return;
+    }
+    long bytes = 0;
+    for (int i = plan.from(); i <= plan.to(); i++) {
+      bytes += stack.get(i).sizeBytes();
+    }
+    Component merged = new Component(stack.get(plan.to()).id(), bytes,
+        stack.get(plan.from()).firstFlush(), stack.get(plan.to()).lastFlush(), 1, false);
+    stack.subList(plan.from(), plan.to() + 1).clear();
+    stack.add(plan.from(), merged);
   }
 
   @Test
