@@ -187,9 +187,9 @@ final class MixedLevelRule {
    * What each level of {@code v} holds, for {@link MkChooser#chooseMeasured}: D_j and N_j from the
    * manifest, and what every node's sequences but its oldest weigh in the block cache from the
    * tables' indexes: their data blocks and the cache's overhead per block, what protecting them
-   * takes (before session 22 their bytes in the file, metadata included, which came to about 1%
-   * less). A table whose reader cannot open counts as holding no appended sequences, which only
-   * makes the choice less cautious until it opens.
+   * takes (an earlier version counted their bytes in the file, metadata included, which came to
+   * about 1% less). A table whose reader cannot open counts as holding no appended sequences,
+   * which only makes the choice less cautious until it opens.
    */
   private List<MkChooser.LevelShape> levelShapes(Version v) {
     List<MkChooser.LevelShape> levels = new ArrayList<>();
@@ -320,7 +320,7 @@ final class MixedLevelRule {
    * latest one: a memtable flush on its own thread can choose new m and k while a node job writes,
    * and an append planned at k ≥ 2 but written as if k were 1 left a protected sequence that only
    * a read would bring in (a scan then met two uncached sequences on the mixed level; seen once in
-   * a full CI run, session 9).
+   * a full CI run).
    */
   boolean fillsCache(int level, Mode md) {
     return fillCache && (level < md.m() || (level == md.m() && md.k() >= 2));

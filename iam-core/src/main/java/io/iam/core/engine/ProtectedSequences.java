@@ -9,7 +9,7 @@ public enum ProtectedSequences {
    * Every sequence of a node but its oldest, on every level: the appended sequences. The oldest
    * sequence of a node above the mixed level is left to the cache's LRU like a merged sequence,
    * and the room it would take goes to the mixed level's k and to nodes that move down without a
-   * rewrite (docs/iam-tree.md, session 15).
+   * rewrite (docs/iam-tree.md, "Design decisions").
    */
   APPENDED,
   /**

@@ -5,7 +5,7 @@ public enum TreeKind {
   /** LevelDB/RocksDB-style leveled LSM: an L0 file-count trigger and a size ratio between levels. */
   LEVELED,
   /**
-   * The IAM-tree (ICPP 2019, §5): a node tree that appends into the cached upper levels, merges
+   * The IAM-tree (Gong, He, Gong, Lei, ICPP 2019, §5): a node tree that appends into the cached upper levels, merges
    * into the levels below the mixed level m, and at m appends until a node holds k sequences.
    */
   IAM,
@@ -14,7 +14,7 @@ public enum TreeKind {
   /** The same node tree merging everywhere: a leveled LSM built from nodes, for comparison. */
   LSM_MERGE,
   /**
-   * The LSbM-tree (ACM TOS 2018): the leveled tree plus a compaction buffer: files merged out of
+   * The LSbM-tree (Teng, Guo, Lee, Chen, Zhang, Ma, Zhang, ACM TOS 2018): the leveled tree plus a compaction buffer: files merged out of
    * C_i are kept as B_{i+1} so that hot reads keep hitting their cached blocks (docs/lsbm.md).
    */
   LSBM,

@@ -236,7 +236,7 @@ class NodeTreeTest {
         "block-cache-size", CACHE_FOR_SCANS, "append-caching", "on-write"));
     // Whether a node moves past a level's cap at all depends on the m the rule chose just then,
     // which follows how full the levels were, and so on how memtable flushes and node jobs
-    // interleaved: one run of the full suite (session 16) chose m = 1 throughout and no move
+    // interleaved: one run of the full suite chose m = 1 throughout and no move
     // passed a cap. So up to three loads, each checked in full, until one has such a move.
     long kept = 0;
     for (long seed = 21; seed < 24 && kept == 0; seed++) {
@@ -302,7 +302,7 @@ class NodeTreeTest {
    * The m/k rule budgets the protected pool with what the appended sequences weigh in the cache:
    * with a cache that keeps every level (m past the deepest level) and on-write caching, every
    * protected block is resident after the load, and the ledger is exactly the pool's used bytes.
-   * (Before session 22 it counted the sequences' bytes in the file, metadata included, and fell
+   * (An earlier version counted the sequences' bytes in the file, metadata included, and fell
    * short by about 1%: the cache charges each block an entry's overhead, and the index is not
    * cached.)
    */
@@ -423,7 +423,7 @@ class NodeTreeTest {
    * With {@code node-flush-writers=1} a node flush's children are encoded strictly one at a time
    * (no two child writers are ever inside a write), yet a writer waiting for its sync makes way
    * for the next child, so syncs overlap; {@code node-flush-io-depth=1} makes each child wait for
-   * its own syncs, as before session 16. Every sync is slowed down so that overlaps show.
+   * its own syncs, as every writer once did. Every sync is slowed down so that overlaps show.
    */
   @ParameterizedTest(name = "node-flush-io-depth={0}")
   @ValueSource(ints = {8, 1})

@@ -120,7 +120,7 @@ public final class MkChooser {
    * is made can add to the cache before the next choice sees it (the engine passes C_t, a memtable
    * flush's new level-1 sequences, filled as they are written). Without it the cache's protected
    * pool ran out of room at the busiest moments and demoted blocks the rule meant to keep
-   * (docs/iam-tree.md, session 12).
+   * (docs/iam-tree.md, "Design decisions").
    *
    * @param levels levels 1..n (index 0 is level 1)
    * @param cacheBytes M ≥ 0
