@@ -15,6 +15,7 @@ import io.iam.core.policy.MergePolicy;
 import io.iam.core.sim.SimulationResult;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.iam.core.util.DaemonThreads;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -226,11 +227,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
     long[] flushed = new long[points.size()];
     List<String> failed = new ArrayList<>();
     long start = System.nanoTime();
-    ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
-      Thread t = new Thread(r, "iam-host-sweep");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = Executors.newFixedThreadPool(parallel, DaemonThreads.named("iam-host-sweep-"));
     try (Progress bar = Progress.over(host + " sweep", (long) flushes * points.size(), "flushes", 0, !noProgress);
         BufferedWriter w = Files.newBufferedWriter(lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       List<Future<?>> running = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.iam.core.sim.Accounting;
 import io.iam.core.sim.SimulationResult;
 import io.iam.core.sim.Simulator;
 import io.iam.core.sim.UniformFlushes;
+import io.iam.core.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,11 +33,7 @@ final class SweepRunner {
 
   /** Runs every run (longest first, to balance the pool); outcomes come back in plan order. */
   List<Outcome> run(List<SweepPlan.Run> plan, LongConsumer progress) throws InterruptedException {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "iam-sweep");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = Executors.newFixedThreadPool(threads, DaemonThreads.named("iam-sweep-"));
     try {
       List<Future<Outcome>> futures = new ArrayList<>(plan.size());
       for (int i = 0; i < plan.size(); i++) {

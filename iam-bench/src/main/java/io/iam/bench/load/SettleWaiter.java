@@ -1,5 +1,6 @@
 package io.iam.bench.load;
 
+import io.iam.core.util.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -172,9 +173,7 @@ public final class SettleWaiter {
       settle.run();
       return null;
     });
-    Thread helper = new Thread(task, store + "-settle");
-    helper.setDaemon(true);
-    helper.start();
+    DaemonThreads.named(store + "-settle-").newThread(task).start();
     try {
       task.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {

@@ -27,6 +27,7 @@ import io.iam.core.tree.Version;
 import io.iam.core.tree.VersionEdit;
 import io.iam.core.tree.VersionSet;
 import io.iam.core.tree.lsbm.LsbmLevels;
+import io.iam.core.util.DaemonThreads;
 import io.iam.core.wal.LogWriter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -184,24 +185,12 @@ public final class IamStore implements AutoCloseable {
     this.maxKey = options.get(StoreOptions.MAX_KEY_SIZE);
     this.maxValue = options.get(StoreOptions.MAX_VALUE_SIZE);
     this.cursors = new byte[levels][];
-    AtomicInteger threadId = new AtomicInteger();
-    this.background = Executors.newFixedThreadPool(options.get(StoreOptions.BACKGROUND_THREADS), r -> {
-      Thread t = new Thread(r, "iam-compaction-" + dir.getFileName() + "-" + threadId.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.background = Executors.newFixedThreadPool(options.get(StoreOptions.BACKGROUND_THREADS),
+        DaemonThreads.named("iam-compaction-" + dir.getFileName() + "-"));
     // Flushes get their own thread, as in RocksDB, so a long compaction never holds up the
     // memtable that writers are waiting on.
-    this.purger = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "iam-purge-" + dir.getFileName());
-      t.setDaemon(true);
-      return t;
-    });
-    this.flusher = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "iam-flush-" + dir.getFileName());
-      t.setDaemon(true);
-      return t;
-    });
+    this.purger = Executors.newSingleThreadExecutor(DaemonThreads.named("iam-purge-" + dir.getFileName() + "-"));
+    this.flusher = Executors.newSingleThreadExecutor(DaemonThreads.named("iam-flush-" + dir.getFileName() + "-"));
     this.mem = new MemTable(cmp);
     this.readMemtables = List.of(mem);
     this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
@@ -882,40 +871,65 @@ public final class IamStore implements AutoCloseable {
 
   /** Runs a node-tree flush, split, move or combine on a background thread. */
   private void runNodeJob(NodeJob job) {
-    List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
     List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
-    IOException failure = null;
-    boolean shrink = false;
+    boolean[] shrink = {false};
     long smallestSnapshot = smallestSnapshotNow();
-    try {
+    String what = "node-tree " + job.kind();
+    runJob(what, outputs -> {
       if (!closing) {
-        shrink = nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled));
+        shrink[0] = nodeTree.run(job, null, null, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled));
         stats.compactions.increment();
       }
+    }, (failure, outputs) -> {
+      if (shrink[0] && failure == null) {
+        try {
+          nodeTree.shrink(job, busyNodes);
+        } catch (IOException e) {
+          LOG.log(Level.WARNING, "could not rebalance node ranges after a flush: " + e.getMessage(), e);
+        }
+      }
+      busyNodes.removeAll(job.reserved());
+      if (failure != null) {
+        filled.forEach(blockCache::evictFile); // their space may be written again
+      }
+      compactionEnded(failure, outputs, what);
+    });
+  }
+
+  /** The work of a background job, run without the mutex; it lists every file it writes in {@code outputs}. */
+  @FunctionalInterface
+  private interface JobBody {
+    void run(List<Long> outputs) throws IOException;
+  }
+
+  /** The end of a background job, run holding the mutex: {@code failure} is null if it succeeded. */
+  @FunctionalInterface
+  private interface JobEnd {
+    void ended(IOException failure, List<Long> outputs);
+  }
+
+  /**
+   * The one skeleton of every background job (flushes, compactions, node-tree jobs, min-max
+   * sorts): runs {@code body} without the mutex, an unexpected runtime exception becoming an
+   * {@link IOException} that names {@code what}; then, holding the mutex, releases the job's
+   * outputs from the pending set, runs {@code end}, deletes the files that became obsolete,
+   * schedules what is due next and wakes the threads waiting for background work. Called without
+   * the mutex.
+   */
+  private void runJob(String what, JobBody body, JobEnd end) {
+    List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
+    IOException failure = null;
+    try {
+      body.run(outputs);
     } catch (IOException e) {
       failure = e;
     } catch (RuntimeException e) {
-      failure = new IOException("node-tree " + job.kind() + " failed unexpectedly", e);
+      failure = new IOException(what + " failed unexpectedly", e);
     } finally {
       mutex.lock();
       try {
-        if (shrink && failure == null) {
-          try {
-            nodeTree.shrink(job, busyNodes);
-          } catch (IOException e) {
-            LOG.log(Level.WARNING, "could not rebalance node ranges after a flush: " + e.getMessage(), e);
-          }
-        }
-        busyNodes.removeAll(job.reserved());
         pendingOutputs.removeAll(outputs);
-        compactionsRunning--;
-        if (failure != null && !closing) {
-          stats.compactionFailures.increment();
-          LOG.log(Level.WARNING, "node-tree " + job.kind() + " failed; will retry: " + failure.getMessage(), failure);
-          discard(outputs);
-          filled.forEach(blockCache::evictFile); // their space may be written again
-          backoff();
-        }
+        end.ended(failure, outputs);
         deleteObsoleteFilesLocked();
         maybeScheduleWork();
         backgroundDone.signalAll();
@@ -948,10 +962,13 @@ public final class IamStore implements AutoCloseable {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e); // a memtable iterator does no I/O
     }
+    NodeJob job;
+    long smallestSnapshot;
+    long nextLog;
     mutex.lock();
     try {
-      NodeJob job;
-      while ((job = nodeTree.pickMemtableFlush(versions.current(), imm.table(), source, busyNodes)) == null) {
+      NodeJob picked;
+      while ((picked = nodeTree.pickMemtableFlush(versions.current(), imm.table(), source, busyNodes)) == null) {
         if (closing) {
           flushScheduled = false;
           return;
@@ -965,33 +982,24 @@ public final class IamStore implements AutoCloseable {
           return;
         }
       }
-      busyNodes.addAll(job.reserved());
+      busyNodes.addAll(picked.reserved());
       memtableFlushRunning = true;
-      long smallestSnapshot = smallestSnapshot();
-      long nextLog = nextLogLocked();
-      mutex.unlock();
-      List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
-    List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
-      IOException failure = null;
-      try {
-        nodeTree.run(job, source, nextLog, new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled));
-      } catch (IOException e) {
-        failure = e;
-      } catch (RuntimeException e) {
-        failure = new IOException("memtable flush failed unexpectedly", e);
-      } finally {
-        mutex.lock();
-        busyNodes.removeAll(job.reserved());
-        memtableFlushRunning = false;
-        pendingOutputs.removeAll(outputs);
-      }
-      if (failure != null) {
-        filled.forEach(blockCache::evictFile); // their space may be written again
-      }
-      finishFlush(failure, outputs);
+      job = picked;
+      smallestSnapshot = smallestSnapshot();
+      nextLog = nextLogLocked();
     } finally {
       mutex.unlock();
     }
+    List<Long> filled = java.util.Collections.synchronizedList(new ArrayList<>());
+    runJob("memtable flush", outputs -> nodeTree.run(job, source, nextLog,
+        new NodeTree.Io(smallestSnapshot, this::newOutputNumber, outputs, rateLimiter, filled)), (failure, outputs) -> {
+          busyNodes.removeAll(job.reserved());
+          memtableFlushRunning = false;
+          if (failure != null) {
+            filled.forEach(blockCache::evictFile); // their space may be written again
+          }
+          flushEnded(failure, outputs);
+        });
   }
 
   /**
@@ -1013,22 +1021,27 @@ public final class IamStore implements AutoCloseable {
   }
 
   /** After a flush: drops the memtable if it succeeded, else backs off for a retry. Holds {@code mutex}. */
-  private void finishFlush(IOException failure, List<Long> outputs) {
+  private void flushEnded(IOException failure, List<Long> outputs) {
     if (failure == null) {
       imms.pollFirst(); // after the flush's version was installed: a read that no longer sees the memtable finds its data there
       publishMemtables();
       retryNanos = 0;
       stats.flushes.increment();
     } else {
-      stats.flushFailures.increment();
-      LOG.log(Level.WARNING, "flush failed; will retry: " + failure.getMessage(), failure);
-      discard(outputs);
-      backoff();
+      failed("flush", failure, outputs, stats.flushFailures);
     }
     flushScheduled = false;
-    deleteObsoleteFilesLocked();
-    maybeScheduleWork();
-    backgroundDone.signalAll();
+  }
+
+  /**
+   * After a failed job: counts it, logs it, deletes what it wrote and backs off before the retry.
+   * Holds {@code mutex}.
+   */
+  private void failed(String what, IOException failure, List<Long> outputs, java.util.concurrent.atomic.LongAdder failures) {
+    failures.increment();
+    LOG.log(Level.WARNING, what + " failed; will retry: " + failure.getMessage(), failure);
+    discard(outputs);
+    backoff();
   }
 
   /** The leveled trees: flushes the oldest immutable memtable to a level-0 file. */
@@ -1070,33 +1083,23 @@ public final class IamStore implements AutoCloseable {
     void run(Immutable imm, long nextLog, long smallestSnapshot, List<Long> outputs) throws IOException;
   }
 
-  /** Runs {@code step} on the oldest immutable memtable without the mutex, then finishes the flush. */
+  /** Runs {@code step} on the oldest immutable memtable without the mutex, then ends the flush. */
   private void flushOffMutex(String what, FlushStep step) {
+    Immutable imm;
+    long smallestSnapshot;
+    long nextLog;
     mutex.lock();
     try {
-      Immutable imm = flushCandidateLocked();
+      imm = flushCandidateLocked();
       if (imm == null) {
         return;
       }
-      long smallestSnapshot = smallestSnapshot();
-      long nextLog = nextLogLocked();
-      mutex.unlock();
-      List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
-      IOException failure = null;
-      try {
-        step.run(imm, nextLog, smallestSnapshot, outputs);
-      } catch (IOException e) {
-        failure = e;
-      } catch (RuntimeException e) {
-        failure = new IOException(what + " failed unexpectedly", e);
-      } finally {
-        mutex.lock();
-        pendingOutputs.removeAll(outputs);
-      }
-      finishFlush(failure, outputs);
+      smallestSnapshot = smallestSnapshot();
+      nextLog = nextLogLocked();
     } finally {
       mutex.unlock();
     }
+    runJob(what, outputs -> step.run(imm, nextLog, smallestSnapshot, outputs), this::flushEnded);
   }
 
   /** tree=minmax: starts a maintenance sort if one is due and none runs. Holds {@code mutex}. */
@@ -1109,26 +1112,11 @@ public final class IamStore implements AutoCloseable {
       return;
     }
     compactionsRunning++;
-    background.execute(() -> {
-      List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
-      IOException failure = null;
-      try {
-        if (!closing) {
-          minmax.sort(inputs, smallestSnapshotNow(), this::newOutputNumber, outputs, rateLimiter);
-        }
-      } catch (IOException e) {
-        failure = e;
-      } catch (RuntimeException e) {
-        failure = new IOException("min-max sort failed unexpectedly", e);
-      } finally {
-        mutex.lock();
-        try {
-          finishCompaction(failure, outputs, "min-max sort");
-        } finally {
-          mutex.unlock();
-        }
+    background.execute(() -> runJob("min-max sort", outputs -> {
+      if (!closing) {
+        minmax.sort(inputs, smallestSnapshotNow(), this::newOutputNumber, outputs, rateLimiter);
       }
-    });
+    }, (failure, outputs) -> compactionEnded(failure, outputs, "min-max sort")));
   }
 
   /** Sleeps before retrying failed background work, doubling up to one second. Holds {@code mutex}. */
@@ -1142,10 +1130,8 @@ public final class IamStore implements AutoCloseable {
   }
 
   private void compactInBackground(CompactionPick pick) {
-    IOException failure = null;
     long smallestSnapshot = smallestSnapshotNow();
-    List<Long> outputs = java.util.Collections.synchronizedList(new ArrayList<>());
-    try {
+    runJob("compaction", outputs -> {
       if (closing) {
         return;
       }
@@ -1173,42 +1159,27 @@ public final class IamStore implements AutoCloseable {
         stats.compactions.increment();
         stats.compacted(pick.outputLevel(), pick.inputBytes(), written.stream().mapToLong(FileMeta::fileSize).sum());
       }
-    } catch (IOException e) {
-      failure = e;
-    } catch (RuntimeException e) {
-      failure = new IOException("compaction failed unexpectedly", e);
-    } finally {
-      mutex.lock();
-      try {
-        for (FileMeta f : pick.allInputs()) {
-          busyFiles.remove(f.fileNumber());
-        }
-        if (failure == null && !pick.inputs().isEmpty()) {
-          cursors[pick.level()] = pick.inputs().get(pick.inputs().size() - 1).largest();
-        }
-        finishCompaction(failure, outputs, "compaction");
-      } finally {
-        mutex.unlock();
+    }, (failure, outputs) -> {
+      for (FileMeta f : pick.allInputs()) {
+        busyFiles.remove(f.fileNumber());
       }
-    }
+      if (failure == null && !pick.inputs().isEmpty()) {
+        cursors[pick.level()] = pick.inputs().get(pick.inputs().size() - 1).largest();
+      }
+      compactionEnded(failure, outputs, "compaction");
+    });
   }
 
   /**
-   * After a compaction (or a min-max sort) ended: frees its thread and outputs; after a failure,
-   * deletes what it wrote and backs off before the retry. Holds {@code mutex}.
+   * After a compaction, node-tree job or min-max sort ended: frees its thread; after a failure
+   * (unless the store closes), deletes what it wrote and backs off before the retry. Holds {@code
+   * mutex}.
    */
-  private void finishCompaction(IOException failure, List<Long> outputs, String what) {
-    pendingOutputs.removeAll(outputs);
+  private void compactionEnded(IOException failure, List<Long> outputs, String what) {
     compactionsRunning--;
     if (failure != null && !closing) {
-      stats.compactionFailures.increment();
-      LOG.log(Level.WARNING, what + " failed; will retry: " + failure.getMessage(), failure);
-      discard(outputs);
-      backoff();
+      failed(what, failure, outputs, stats.compactionFailures);
     }
-    deleteObsoleteFilesLocked();
-    maybeScheduleWork();
-    backgroundDone.signalAll();
   }
 
   /** Installs a compaction's edit; with tree=lsbm, with its buffered merge (the inputs of C_i kept as B_i+1). */

@@ -17,6 +17,7 @@ import io.iam.core.tree.lsbm.KeyFilter;
 import io.iam.core.tree.lsbm.LsbmConfig;
 import io.iam.core.tree.lsbm.SourceIndex;
 import io.iam.core.tree.lsbm.TrimPlanner;
+import io.iam.core.util.DaemonThreads;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import io.iam.core.iter.InternalIterator;
@@ -82,11 +83,7 @@ final class LsbmBuffer implements AutoCloseable {
     if (interval == 0 || trimmer != null) {
       return;
     }
-    trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "iam-lsbm-trim-" + name);
-      t.setDaemon(true);
-      return t;
-    });
+    trimmer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("iam-lsbm-trim-" + name + "-"));
     trimmer.scheduleWithFixedDelay(() -> {
       try {
         if (trim() > 0) {

@@ -21,6 +21,7 @@ import io.iam.core.tree.iam.MkChooser;
 import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;
+import io.iam.core.util.DaemonThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,7 +34,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -123,12 +123,7 @@ final class NodeTree {
   }
 
   private static ExecutorService writerPool(String name, int threads) {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, name + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newFixedThreadPool(threads, DaemonThreads.named(name));
   }
 
   /** C_t, the bytes at which a node is full. */

@@ -1,5 +1,6 @@
 package io.iam.hbase.compaction;
 
+import io.iam.core.util.DaemonThreads;
 import java.io.IOException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -49,11 +50,7 @@ public final class PendingWorkRequester {
   public synchronized void watch(HStore store, BooleanSupplier hasWork) {
     stores.put(store, hasWork);
     if (timer == null) {
-      timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "iam-pending-work");
-        t.setDaemon(true);
-        return t;
-      });
+      timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("iam-pending-work-"));
       timer.scheduleWithFixedDelay(this::requestDue, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
   }
