@@ -40,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  *
  * <p>{@code iam.asterix.kills} kill-and-restart rounds on the same files (1; 5 with {@code -Plong}),
- * each ingesting from where the last acknowledged batch ended.
+ * each ingesting from where the last acknowledged batch ended, for at least {@code
+ * iam.asterix.batches} batches of 200 records (20; 150 with {@code -Plong}) and then 0.5 to 4 s
+ * more.
  */
 class AsterixCrashRecoveryTest {
 
@@ -54,12 +56,12 @@ class AsterixCrashRecoveryTest {
   void aKilledInstanceRecoversEveryAcknowledgedRecordAndItsPolicyGoesOnAsSimulated(@TempDir Path home)
       throws Exception {
     int rounds = Integer.getInteger("iam.asterix.kills", 1);
+    int batches = Integer.getInteger("iam.asterix.batches", 20);
     Random random = new Random(11);
     long first = 0;
     for (int round = 1; round <= rounds; round++) {
-      // At least 20 batches (10 flushes) acknowledged, then 0.5 to 4 s more before the kill.
       long last = KilledChild.runAndKill(AsterixCrashChild.class, JVM,
-          List.of("ingest", home.toString(), Long.toString(first)), first + 20, 500 + random.nextInt(3500), 180);
+          List.of("ingest", home.toString(), Long.toString(first)), first + batches, 500 + random.nextInt(3500), 300);
       JsonNode r = verify(home, last);
       String at = "round " + round + " (batches " + first + " to " + last + " acknowledged): ";
       assertEquals(r.path("expected").asLong(), r.path("seen").asLong(), at + "records of acknowledged batches read back");
