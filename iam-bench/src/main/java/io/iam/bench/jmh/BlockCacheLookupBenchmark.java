@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * One block-cache look-up in a cache as full as the IAM-tree's at the issue 4 scale: {@value
+ * One block-cache look-up in a cache as full as the IAM-tree's in the paper's setup at 4 M records: {@value
  * #FILES} files of {@value #BLOCKS_PER_FILE} resident 4 KiB blocks each (about 680 MiB of blocks,
  * 170,000 entries; the blocks share one array, so the heap holds the index, not the data). Block
  * offsets advance by {@value #BLOCK_STRIDE} bytes, a data block plus its trailer.

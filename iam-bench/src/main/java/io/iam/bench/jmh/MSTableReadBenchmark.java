@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Point reads from an MSTable (issue 3: "a file holding one sequence must read as fast as an
+ * Point reads from an MSTable (the target: "a file holding one sequence must read as fast as an
  * ordinary SSTable"). Layouts of the same 100,000 entries (24-byte keys, 200-byte values):
  *
  * <ul>

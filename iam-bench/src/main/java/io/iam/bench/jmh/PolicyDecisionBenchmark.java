@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Setup;
  * while simulating 4,096 flushes of random length from flush 1,000,000 on (so static policies
  * evaluate their recurrences at realistic t), replayed round-robin.
  *
- * <p>Target (issue 2): under 1 µs per decision.
+ * <p>Target: under 1 µs per decision.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

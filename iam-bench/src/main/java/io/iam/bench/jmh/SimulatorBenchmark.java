@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Simulator throughput: one invocation simulates {@value #FLUSHES} uniform flushes, so the
  * reported score is flushes per second.
  *
- * <p>Target (issue 2): at least 5 million flushes per second for MinLatency and Binomial.
+ * <p>Target: at least 5 million flushes per second for MinLatency and Binomial.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -183,7 +183,7 @@ class NodeTreeTest {
   }
 
   /**
-   * Issue 4's scan point: with the protected pool and on-write caching, after a load that forms
+   * The scan target: with the protected pool and on-write caching, after a load that forms
    * at least three levels, a scan finds at most one uncached sequence on any level, even while
    * point reads of the whole key space churn the rest of the cache. Both protection rules: only
    * appended sequences (the default), and the paper's whole appending levels.
