@@ -110,7 +110,8 @@ final class AsterixHostExperiment implements HostExperiment {
       Map<String, HostRun> runs = new LinkedHashMap<>();
       for (int n = 0; n < nodes.size(); n++) {
         IoCounter.Counts c = counts[n];
-        runs.put(nodes.get(n), new HostRun(AsterixTarget.NAME + " " + nodes.get(n), t.describePolicy(),
+        String host = nodes.size() == 1 ? AsterixTarget.NAME : AsterixTarget.NAME + " " + nodes.get(n);
+        runs.put(nodes.get(n), new HostRun(host, t.describePolicy(),
             new ArrayList<>(c.flushSizes), new ArrayList<>(c.mergeSizes), c.mergeNanos.get() / 1_000_000,
             (double) components[n] / spec.flushes(), max[n], elapsed, c.mergeInputs.get(), c.mergeInputBytes.get()));
       }

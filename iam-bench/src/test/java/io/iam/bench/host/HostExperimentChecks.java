@@ -41,6 +41,7 @@ public final class HostExperimentChecks {
     assertEquals(0, code, out.toString());
     List<String> lines = out.toString().lines().toList();
     JsonNode r = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+    assertEquals(host, r.path("host").asText(), r.toString());
     assertTrue(r.path("describe").asText().contains(describes), r.path("describe").asText());
     assertTrue(out.toString().contains("write amplification"), out.toString());
     checkBinomialPoint(r, flushes);
