@@ -45,6 +45,28 @@ class ArchitectureTest {
         .check(core);
   }
 
+  /**
+   * The trees' deciding kernels (the IAM/LSA planners, the layout planner, the LSbM buffer's
+   * planners) are pure as the policies are: no files, streams, clocks, threads, executors, locks or
+   * randomness (byte buffers, concurrent maps and an {@code IOException} in a signature are allowed); the engine, HBase and the
+   * simulators call them with a picture of the tree and do the work themselves.
+   */
+  @Test
+  void treeKernelsDoNoIoReadNoClockAndStartNoThreads() {
+    noClasses().that().resideInAnyPackage("io.iam.core.tree.iam..", "io.iam.core.tree.layout..", "io.iam.core.tree.lsbm..")
+        .should().dependOnClassesThat().resideInAnyPackage("java.nio.file..", "java.nio.channels..", "java.time..",
+            "java.net..", "java.util.concurrent.locks..", "io.iam.core.fs..", "io.iam.core.engine..",
+            "io.iam.core.wal..", "io.iam.core.table..")
+        .orShould().dependOnClassesThat().areAssignableTo(java.util.concurrent.Executor.class)
+        .orShould().dependOnClassesThat().areAssignableTo(java.util.concurrent.Future.class)
+        .orShould().dependOnClassesThat().haveNameMatching("java\\.io\\.(File|RandomAccessFile|.*Stream|.*Reader|.*Writer).*")
+        .orShould().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(System.class, "nanoTime")
+        .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+        .orShould().dependOnClassesThat().areAssignableTo(java.util.Random.class)
+        .check(core);
+  }
+
   @Test
   void coreStaysFreeOfTheDistributedEngines() {
     noClasses().should().dependOnClassesThat()
