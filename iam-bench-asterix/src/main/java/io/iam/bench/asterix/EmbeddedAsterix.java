@@ -1,6 +1,7 @@
 package io.iam.bench.asterix;
 
 import io.iam.bench.util.Dirs;
+import io.iam.core.util.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -13,6 +14,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.asterix.api.common.AsterixHyracksIntegrationUtil;
 import org.apache.asterix.common.api.INcApplicationContext;
 import org.apache.hyracks.api.application.ICCApplication;
@@ -52,6 +57,15 @@ final class EmbeddedAsterix {
   static final long MIN_BUFFER_CACHE = 8L << 20;
   /** {@code storage.buffercache.pagesize} unless the first acquire names another. */
   static final long DEFAULT_PAGE_BYTES = 32L << 10;
+  /** How long a start may take before it is tried again on other ports, and how many times. */
+  private static final long START_SECONDS = 120;
+  private static final int START_ATTEMPTS = 3;
+  /** Where {@link #freePort} looks: 20000 to 32767. */
+  private static final int FIRST_PORT = 20_000;
+  private static final int PORT_COUNT = 12_768;
+  private static final java.util.SplittableRandom PORTS = new java.util.SplittableRandom();
+  private static final java.util.Set<Integer> GIVEN_PORTS = new java.util.HashSet<>();
+
   /** The most node controllers an instance runs. */
   static final int MAX_NODES = 4;
 
@@ -152,14 +166,46 @@ final class EmbeddedAsterix {
     }
   }
 
+  /**
+   * Starts the cluster, trying again with other ports if it does not become active in {@link
+   * #START_SECONDS}: a port found free can be taken by another process before AsterixDB binds it,
+   * and AsterixDB then waits for the node controller forever.
+   */
   private static EmbeddedAsterix start(long memoryBudget, long bufferCache, long pageBytes, int nodes, Path given)
       throws IOException {
     if (Long.bitCount(pageBytes) != 1 || pageBytes < 4096) {
       throw new IllegalArgumentException("asterixdb: a page of " + pageBytes + " bytes: must be a power of two of 4096 or more");
     }
     Path home = given == null ? Files.createTempDirectory("iam-asterixdb-") : given.toAbsolutePath().normalize();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start(memoryBudget, bufferCache, pageBytes, nodes, home, given != null);
+      } catch (StartTimeoutException e) {
+        if (attempt == START_ATTEMPTS) {
+          if (given == null) {
+            deleteQuietly(home);
+          }
+          throw new IOException("asterixdb: the embedded cluster did not become active in " + START_SECONDS
+              + " s, " + START_ATTEMPTS + " times (a node controller failed to start; AsterixDB's errors are on"
+              + " stderr)", e);
+        }
+        System.err.println("asterixdb: the embedded cluster did not become active in " + START_SECONDS
+            + " s; starting it again on other ports");
+      }
+    }
+  }
+
+  /** The cluster did not become active in time. */
+  private static final class StartTimeoutException extends IOException {
+    StartTimeoutException() {
+      super("not active after " + START_SECONDS + " s");
+    }
+  }
+
+  private static EmbeddedAsterix start(long memoryBudget, long bufferCache, long pageBytes, int nodes, Path home,
+      boolean keepHome) throws IOException {
     Path storage = home.resolve("io");
-    boolean reopen = given != null && Files.isDirectory(storage);
+    boolean reopen = keepHome && Files.isDirectory(storage);
     Files.createDirectories(home);
     int api = freePort();
     int client = freePort();
@@ -226,17 +272,36 @@ final class EmbeddedAsterix {
       System.err.println("asterixdb: this JVM's RMI socket factory was set before; RMI may listen beyond loopback");
     }
     Util util = new Util(client, cluster);
-    try {
+    FutureTask<Void> init = new FutureTask<>(() -> {
       util.init(!reopen, confFile.toString());
+      return null;
+    });
+    DaemonThreads.named("iam-asterixdb-start-").newThread(init).start();
+    try {
+      init.get(START_SECONDS, TimeUnit.SECONDS);
       LoopbackOnly.rebindConsole(util.cc);
+    } catch (TimeoutException e) {
+      init.cancel(true);
+      DaemonThreads.named("iam-asterixdb-stop-").newThread(() -> { // what started of it; it may block
+        try {
+          util.deinit(false);
+        } catch (Exception | LinkageError ignored) {
+          // nothing more to do for a cluster that never became active
+        }
+      }).start();
+      throw new StartTimeoutException();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("asterixdb: interrupted while the embedded cluster started");
     } catch (Exception e) {
-      if (given == null) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      if (!keepHome) {
         deleteQuietly(home);
       }
       throw new IOException("asterixdb: the embedded cluster did not start" + (reopen ? " on the files in " + home : "")
-          + ": " + e, e);
+          + ": " + cause, cause);
     }
-    EmbeddedAsterix a = new EmbeddedAsterix(home, given != null, util, "http://127.0.0.1:" + api,
+    EmbeddedAsterix a = new EmbeddedAsterix(home, keepHome, util, "http://127.0.0.1:" + api,
         Collections.unmodifiableMap(ncApiUrls),
         memoryBudget, bufferCache, pageBytes);
     Runtime.getRuntime().addShutdownHook(new Thread(a::stop, "iam-asterixdb-stop"));
@@ -340,7 +405,24 @@ final class EmbeddedAsterix {
     }
   }
 
-  private static int freePort() throws IOException {
+  /**
+   * A port free on loopback now, below Linux's ephemeral range (32768 and up by default), so that
+   * the outgoing connections of other processes, which take ports from that range, do not take it
+   * before AsterixDB binds it. Never one it gave before in this JVM.
+   */
+  private static synchronized int freePort() throws IOException {
+    for (int tries = 0; tries < 1000; tries++) {
+      int port = FIRST_PORT + PORTS.nextInt(PORT_COUNT);
+      if (GIVEN_PORTS.contains(port)) {
+        continue;
+      }
+      try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        GIVEN_PORTS.add(port);
+        return s.getLocalPort();
+      } catch (IOException taken) {
+        // try another
+      }
+    }
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
