@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.asterix.api.common.AsterixHyracksIntegrationUtil;
@@ -272,16 +271,13 @@ final class EmbeddedAsterix {
       System.err.println("asterixdb: this JVM's RMI socket factory was set before; RMI may listen beyond loopback");
     }
     Util util = new Util(client, cluster);
-    FutureTask<Void> init = new FutureTask<>(() -> {
-      util.init(!reopen, confFile.toString());
-      return null;
-    });
-    DaemonThreads.named("iam-asterixdb-start-").newThread(init).start();
     try {
-      init.get(START_SECONDS, TimeUnit.SECONDS);
+      DaemonThreads.callWithin("iam-asterixdb-start-", START_SECONDS, TimeUnit.SECONDS, () -> {
+        util.init(!reopen, confFile.toString());
+        return null;
+      });
       LoopbackOnly.rebindConsole(util.cc);
     } catch (TimeoutException e) {
-      init.cancel(true);
       DaemonThreads.named("iam-asterixdb-stop-").newThread(() -> { // what started of it; it may block
         try {
           util.deinit(false);

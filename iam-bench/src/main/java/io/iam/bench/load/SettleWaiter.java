@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -169,19 +168,15 @@ public final class SettleWaiter {
    * @throws IOException what {@code settle} threw
    */
   public static void bounded(String store, Duration timeout, Blocking settle) throws IOException {
-    FutureTask<Void> task = new FutureTask<>(() -> {
-      settle.run();
-      return null;
-    });
-    DaemonThreads.named(store + "-settle-").newThread(task).start();
     try {
-      task.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      DaemonThreads.callWithin(store + "-settle-", timeout.toNanos(), TimeUnit.NANOSECONDS, () -> {
+        settle.run();
+        return null;
+      });
     } catch (TimeoutException e) {
-      task.cancel(true);
       throw new SettleTimeoutException(store + ": background flushes and compactions did not finish within "
           + human(timeout));
     } catch (InterruptedException e) {
-      task.cancel(true);
       Thread.currentThread().interrupt();
       throw new InterruptedIOException(store + ": interrupted while waiting for background work");
     } catch (ExecutionException e) {
