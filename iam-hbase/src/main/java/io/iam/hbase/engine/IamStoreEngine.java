@@ -9,6 +9,7 @@ import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.Target;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.hbase.compaction.PendingWorkRequester;
+import io.iam.hbase.read.DeferredStartStoreFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,6 +25,7 @@ import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
 import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
@@ -78,6 +80,20 @@ public class IamStoreEngine
     LOG.info("store {}: IAM store engine {}; memstore flushes wait only while a level-1 node holds {} x C_t"
         + " (hbase.hstore.blockingStoreFiles={} caps the file count HBase sees otherwise)", name, settings,
         FlushPlanner.LEVEL_ONE_HARD_LIMIT, store.getBlockingFileCount());
+  }
+
+  /**
+   * Opens a store file whose scanners defer a seek that lands before the file's first row
+   * ({@link DeferredStartStoreFile}): a short scan in a tree of many HFiles then reads only the
+   * files whose rows it reaches. Otherwise as HBase opens a store file.
+   */
+  @Override
+  public HStoreFile createStoreFileAndReader(StoreFileInfo info) throws IOException {
+    info.setRegionCoprocessorHost(store.getHRegion().getCoprocessorHost());
+    HStoreFile file = new DeferredStartStoreFile(info, store.getColumnFamilyDescriptor().getBloomFilterType(),
+        store.getCacheConfig(), getBloomFilterMetrics());
+    file.initReader();
+    return file;
   }
 
   /** What {@link IamStores} shows of one store. */
