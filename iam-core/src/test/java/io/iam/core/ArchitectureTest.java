@@ -1,6 +1,7 @@
 package io.iam.core;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -65,6 +66,38 @@ class ArchitectureTest {
         .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
         .orShould().dependOnClassesThat().areAssignableTo(java.util.Random.class)
         .check(core);
+  }
+
+  /** The engine sits on top: nothing below it (kernels, tables, iterators, cost models) imports it. */
+  @Test
+  void nothingBelowTheEngineImportsIt() {
+    noClasses().that().resideOutsideOfPackage("io.iam.core.engine..")
+        .should().dependOnClassesThat().resideInAPackage("io.iam.core.engine..")
+        .check(core);
+  }
+
+  /** The generic iterators and the LSM cost model know no tree, no Min-Max and no engine. */
+  @Test
+  void iteratorsAndTheCostModelAreGeneric() {
+    noClasses().that().resideInAnyPackage("io.iam.core.iter..", "io.iam.core.cost..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.iam.core.tree..", "io.iam.core.minmax..",
+            "io.iam.core.engine..", "io.iam.core.sim..")
+        .check(core);
+  }
+
+  /** The manifest records what the trees decide; it knows none of them. */
+  @Test
+  void theManifestKnowsNoTree() {
+    noClasses().that().resideInAPackage("io.iam.core.manifest..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.iam.core.tree..", "io.iam.core.minmax..",
+            "io.iam.core.engine..", "io.iam.core.policy..", "io.iam.core.sim..")
+        .check(core);
+  }
+
+  /** No two packages of iam-core import each other, directly or through others. */
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("io.iam.core.(**)").should().beFreeOfCycles().check(core);
   }
 
   @Test

@@ -12,7 +12,7 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.option.OptionValues;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.NodeMeta;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;

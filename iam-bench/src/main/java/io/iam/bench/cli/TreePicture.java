@@ -2,7 +2,7 @@ package io.iam.bench.cli;
 
 import io.iam.bench.util.Sizes;
 import io.iam.core.engine.TreeKind;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.NodeMeta;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

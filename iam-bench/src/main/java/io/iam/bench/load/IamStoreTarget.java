@@ -8,7 +8,7 @@ import io.iam.core.engine.WriteOptions;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.option.Option;
 import io.iam.core.option.OptionValues;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

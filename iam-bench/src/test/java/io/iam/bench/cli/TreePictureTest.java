@@ -3,8 +3,8 @@ package io.iam.bench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.iam.core.engine.TreeKind;
-import io.iam.core.tree.FileMeta;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.NodeMeta;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,11 @@
 package io.iam.core.engine;
 
+import io.iam.core.iter.MergingIterator;
+import io.iam.core.iter.HeapIterator;
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,9 @@
 package io.iam.core.engine;
 
+import io.iam.core.tree.lsbm.CompactionBuffer;
+import io.iam.core.manifest.LevelBuffers;
+
+import io.iam.core.iter.MergingIterator;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.cache.LruBlockCache;
@@ -18,14 +22,14 @@ import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.CompactionPicker;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import io.iam.core.tree.GearPicker;
 import io.iam.core.tree.LeveledPicker;
-import io.iam.core.tree.NodeMeta;
-import io.iam.core.tree.StoreFiles;
-import io.iam.core.tree.Version;
-import io.iam.core.tree.VersionEdit;
-import io.iam.core.tree.VersionSet;
+import io.iam.core.manifest.NodeMeta;
+import io.iam.core.manifest.StoreFiles;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
 import io.iam.core.tree.lsbm.LsbmLevels;
 import io.iam.core.util.DaemonThreads;
 import io.iam.core.wal.LogWriter;
@@ -76,6 +80,7 @@ public final class IamStore implements AutoCloseable {
   private final VersionSet versions;
   private final BlockCache blockCache;
   private final TableCache tables;
+  private final TableWriter writer;
   /** Which files a purge considers, without listing the directory each time. */
   private final StoreDirectory directory;
   private final LeveledPicker picker;
@@ -170,6 +175,7 @@ public final class IamStore implements AutoCloseable {
     this.stats = new Statistics(levels);
     this.blockCache = newBlockCache(options);
     this.tables = new TableCache(fs, dir, blockCache, options, cmp, stats);
+    this.writer = new TableWriter(tables, fs, dir, blockCache, options, cmp);
     this.directory = new StoreDirectory(fs, dir);
     this.picker = new LeveledPicker(cmp, new LeveledPicker.Config(
         options.get(StoreOptions.L0_COMPACTION_TRIGGER), options.get(StoreOptions.LEVEL_BASE_SIZE),
@@ -194,7 +200,7 @@ public final class IamStore implements AutoCloseable {
     this.mem = new MemTable(cmp);
     this.readMemtables = List.of(mem);
     this.nodeTree = options.get(StoreOptions.TREE).nodeTree()
-        ? new NodeTree(versions, tables, stats, blockCache, cmp, options) : null;
+        ? new NodeTree(versions, tables, writer, stats, blockCache, cmp, options) : null;
     this.lsbm = options.get(StoreOptions.TREE) == TreeKind.LSBM
         ? new LsbmBuffer(versions, tables, blockCache, stats, compactionPicker, options, String.valueOf(dir.getFileName()), () -> {
           mutex.lock();
@@ -205,8 +211,8 @@ public final class IamStore implements AutoCloseable {
           }
         })
         : null;
-    this.minmax = options.get(StoreOptions.TREE) == TreeKind.MINMAX ? new MinMaxEngine(versions, tables, stats, cmp, options) : null;
-    this.stack = options.get(StoreOptions.TREE) == TreeKind.STACK ? new StackEngine(versions, tables, stats, cmp, options) : null;
+    this.minmax = options.get(StoreOptions.TREE) == TreeKind.MINMAX ? new MinMaxEngine(versions, tables, writer, stats, cmp, options) : null;
+    this.stack = options.get(StoreOptions.TREE) == TreeKind.STACK ? new StackEngine(versions, tables, writer, stats, cmp, options) : null;
   }
 
   /**
@@ -259,9 +265,10 @@ public final class IamStore implements AutoCloseable {
       int levels = options.get(StoreOptions.MAX_LEVELS);
       TreeKind tree = options.get(StoreOptions.TREE);
       String treeName = StoreOptions.TREE.type().format(tree);
+      LevelBuffers buffers = tree == TreeKind.LSBM ? CompactionBuffer.empty(comparator, levels) : LevelBuffers.NONE;
       VersionSet versions = exists
-          ? VersionSet.recover(fs, dir, cmp, levels)
-          : VersionSet.create(fs, dir, cmp, levels, treeName, tree.nodeTree());
+          ? VersionSet.recover(fs, dir, cmp, levels, buffers)
+          : VersionSet.create(fs, dir, cmp, levels, treeName, tree.nodeTree(), buffers);
       versions.maxManifestSize(options.get(StoreOptions.MAX_MANIFEST_SIZE));
       if (!versions.treeName().equals(treeName)) {
         versions.close();
@@ -1049,7 +1056,7 @@ public final class IamStore implements AutoCloseable {
     flushOffMutex("flush", (imm, nextLog, smallestSnapshot, outputs) -> {
       long fileNumber = newOutputNumber();
       outputs.add(fileNumber);
-      FileMeta meta = tables.write(fileNumber, TableCache.iterator(imm.table()), smallestSnapshot, false, rateLimiter);
+      FileMeta meta = writer.write(fileNumber, TableCache.iterator(imm.table()), smallestSnapshot, false, rateLimiter);
       VersionEdit edit = new VersionEdit().logNumber(nextLog);
       if (meta != null) {
         edit.add(0, meta);
@@ -1151,7 +1158,7 @@ public final class IamStore implements AutoCloseable {
         stats.moved(pick.outputLevel(), pick.inputBytes());
       } else {
         boolean bottom = isBottommost(pick);
-        List<FileMeta> written = tables.compact(pick, smallestSnapshot, bottom, this::newOutputNumber, outputs, rateLimiter);
+        List<FileMeta> written = writer.compact(pick, smallestSnapshot, bottom, this::newOutputNumber, outputs, rateLimiter);
         for (FileMeta f : written) {
           edit.add(pick.outputLevel(), f);
         }
@@ -1333,7 +1340,7 @@ public final class IamStore implements AutoCloseable {
 
   private FileMeta writeLevel0(MemTable table) throws IOException {
     long fileNumber = versions.newFileNumber();
-    FileMeta meta = tables.write(fileNumber, TableCache.iterator(table), Long.MAX_VALUE, false, null);
+    FileMeta meta = writer.write(fileNumber, TableCache.iterator(table), Long.MAX_VALUE, false, null);
     if (meta != null) {
       stats.flushBytes.add(meta.fileSize());
       stats.flushes.increment();
@@ -1456,7 +1463,8 @@ public final class IamStore implements AutoCloseable {
 
   /** tree=lsbm: the compaction buffer lists B_i of the current version (empty for the other trees). */
   public io.iam.core.tree.lsbm.CompactionBuffer compactionBuffer() {
-    return versions.current().buffer();
+    Version v = versions.current();
+    return v.buffer() instanceof CompactionBuffer b ? b : CompactionBuffer.empty(cmp.userComparator(), v.numLevels());
   }
 
   /**

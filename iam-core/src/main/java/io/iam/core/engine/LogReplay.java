@@ -4,7 +4,7 @@ import io.iam.core.fs.Fs;
 import io.iam.core.fs.FsFile;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.memtable.MemTable;
-import io.iam.core.tree.StoreFiles;
+import io.iam.core.manifest.StoreFiles;
 import io.iam.core.wal.LogReader;
 import io.iam.core.wal.RecoveryMode;
 import java.io.IOException;

@@ -1,19 +1,22 @@
 package io.iam.core.engine;
 
+import io.iam.core.manifest.BufferDiff;
+
+import io.iam.core.iter.ForwardingIterator;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.option.OptionValues;
 import io.iam.core.tree.CompactionPick;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import io.iam.core.tree.CompactionPicker;
 import io.iam.core.tree.GearPicker;
-import io.iam.core.tree.Version;
-import io.iam.core.tree.VersionEdit;
-import io.iam.core.tree.VersionSet;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
 import io.iam.core.tree.lsbm.BufferChange;
-import io.iam.core.tree.lsbm.BufferFile;
+import io.iam.core.manifest.BufferFile;
 import io.iam.core.tree.lsbm.BufferedMerge;
 import io.iam.core.tree.lsbm.CompactionBuffer;
-import io.iam.core.tree.lsbm.KeyFilter;
+import io.iam.core.manifest.KeyFilter;
 import io.iam.core.tree.lsbm.LsbmConfig;
 import io.iam.core.tree.lsbm.SourceIndex;
 import io.iam.core.tree.lsbm.TrimPlanner;
@@ -117,7 +120,7 @@ final class LsbmBuffer implements AutoCloseable {
 
   /** Counts what the edit that produced {@code installed} did to the buffer. */
   void installed(Version installed) {
-    CompactionBuffer.Outcome o = installed.buffer().outcome();
+    CompactionBuffer.Outcome o = CompactionBuffer.of(installed).outcome();
     stats.bufferAppends.add(o.appended());
     stats.bufferFrozenMerges.add(o.frozenMerges());
     stats.bufferRetired.add(o.retired());
@@ -133,7 +136,7 @@ final class LsbmBuffer implements AutoCloseable {
    * level's answer: the version found, or null if the level holds none.
    */
   TableCache.Found get(Version v, FileMeta f, byte[] key, byte[] seek, long sequence) throws IOException {
-    SourceIndex sources = v.buffer().sourceIndex(f.fileNumber());
+    SourceIndex sources = CompactionBuffer.of(v).sourceIndex(f.fileNumber());
     if (sources == null) {
       return tables.get(f, seek, key);
     }
@@ -189,7 +192,7 @@ final class LsbmBuffer implements AutoCloseable {
    * out a range.
    */
   InternalIterator levelIterator(Version v, List<FileMeta> files) {
-    CompactionBuffer buffer = v.buffer();
+    CompactionBuffer buffer = CompactionBuffer.of(v);
     return tables.levelIterator(files, f -> {
       List<BufferFile> sources = buffer.sources(f.fileNumber());
       if (sources.isEmpty() || !sources.stream().allMatch(b -> buffer.contains(b.fileNumber()))) {
@@ -256,12 +259,12 @@ final class LsbmBuffer implements AutoCloseable {
   synchronized int trim() throws IOException {
     Version v = versions.pinCurrent();
     try {
-      CompactionBuffer buffer = v.buffer();
+      CompactionBuffer buffer = CompactionBuffer.of(v);
       Map<Long, TrimPlanner.Residency> residency = new HashMap<>();
       for (FileMeta f : buffer.allFiles()) {
         residency.put(f.fileNumber(), new TrimPlanner.Residency(cache.residentBlocks(f.fileNumber()), tables.blockCount(f)));
       }
-      List<BufferChange.Removal> removals = TrimPlanner.plan(buffer, residency, lastTrimEpoch, config.trimThreshold());
+      List<BufferDiff.Removal> removals = TrimPlanner.plan(buffer, residency, lastTrimEpoch, config.trimThreshold());
       lastTrimEpoch = buffer.epoch();
       stats.bufferTrims.increment();
       if (removals.isEmpty()) {
@@ -269,7 +272,7 @@ final class LsbmBuffer implements AutoCloseable {
       }
       Version next = versions.logAndApply(new VersionEdit().bufferChange(BufferChange.removing(removals, config)));
       installed(next);
-      return next.buffer().outcome().trimmed();
+      return CompactionBuffer.of(next).outcome().trimmed();
     } finally {
       v.unref();
     }

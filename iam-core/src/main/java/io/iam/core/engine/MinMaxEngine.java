@@ -1,5 +1,6 @@
 package io.iam.core.engine;
 
+import io.iam.core.iter.MergingIterator;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
@@ -9,10 +10,10 @@ import io.iam.core.memtable.MemIterator;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.minmax.IntervalBTree;
 import io.iam.core.option.OptionValues;
-import io.iam.core.tree.FileMeta;
-import io.iam.core.tree.Version;
-import io.iam.core.tree.VersionEdit;
-import io.iam.core.tree.VersionSet;
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,6 +55,7 @@ final class MinMaxEngine {
 
   private final VersionSet versions;
   private final TableCache tables;
+  private final TableWriter writer;
   private final Statistics stats;
   private final InternalKeyComparator cmp;
   private final MinMaxWriteCache cache;
@@ -64,9 +66,10 @@ final class MinMaxEngine {
   /** Buckets with sequences up to this may hold a replayed entry; -1 until the first drain. Flush thread only. */
   private long replayCheckUpTo = -1;
 
-  MinMaxEngine(VersionSet versions, TableCache tables, Statistics stats, InternalKeyComparator cmp, OptionValues options) {
+  MinMaxEngine(VersionSet versions, TableCache tables, TableWriter writer, Statistics stats, InternalKeyComparator cmp, OptionValues options) {
     this.versions = versions;
     this.tables = tables;
+    this.writer = writer;
     this.stats = stats;
     this.cmp = cmp;
     this.cache = new MinMaxWriteCache(options.get(StoreOptions.MINMAX_CACHE), options.get(StoreOptions.MINMAX_WINDOW),
@@ -154,7 +157,7 @@ final class MinMaxEngine {
       }
       long number = newOutputNumber.getAsLong();
       outputs.add(number);
-      FileMeta meta = tables.write(number, TableCache.iterator(run), smallestSnapshot, false, limiter);
+      FileMeta meta = writer.write(number, TableCache.iterator(run), smallestSnapshot, false, limiter);
       if (meta != null) {
         edit.add(0, meta);
         written.add(meta);
@@ -200,7 +203,7 @@ final class MinMaxEngine {
     List<FileMeta> out;
     try (MergingIterator merged = new MergingIterator(cmp, children)) {
       merged.seekToFirst();
-      out = tables.writeNodes(merged, smallestSnapshot, false, newOutputNumber, cut, 0, outputs, limiter, false, null);
+      out = writer.writeNodes(merged, smallestSnapshot, false, newOutputNumber, cut, 0, outputs, limiter, false, null);
     }
     VersionEdit edit = new VersionEdit();
     inputs.forEach(f -> edit.remove(0, f.fileNumber()));

@@ -1,7 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.memtable.MemTable;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.NodeMeta;
 import java.util.Set;
 
 /**

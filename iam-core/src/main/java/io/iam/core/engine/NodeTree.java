@@ -1,5 +1,7 @@
 package io.iam.core.engine;
 
+import io.iam.core.iter.MergingIterator;
+import io.iam.core.iter.BoundedIterator;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
 import io.iam.core.iter.InternalIterator;
@@ -8,12 +10,12 @@ import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
-import io.iam.core.tree.FileMeta;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.NodeMeta;
 import io.iam.core.tree.RankSpace;
-import io.iam.core.tree.Version;
-import io.iam.core.tree.VersionEdit;
-import io.iam.core.tree.VersionSet;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
 import io.iam.core.tree.iam.CombinePlanner;
 import io.iam.core.tree.iam.FlushPlan;
 import io.iam.core.tree.iam.FlushPlanner;
@@ -66,6 +68,7 @@ final class NodeTree {
 
   private final VersionSet versions;
   private final TableCache tables;
+  private final TableWriter writer;
   private final Statistics stats;
   private final KeyComparator user;
   private final InternalKeyComparator cmp;
@@ -102,10 +105,11 @@ final class NodeTree {
 
   private record Shaped(Version version, RankSpace space, TreeShape shape) {}
 
-  NodeTree(VersionSet versions, TableCache tables, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
+  NodeTree(VersionSet versions, TableCache tables, TableWriter writer, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
       OptionValues options) {
     this.versions = versions;
     this.tables = tables;
+    this.writer = writer;
     this.stats = stats;
     this.cmp = cmp;
     this.user = cmp.userComparator();
@@ -535,7 +539,7 @@ final class NodeTree {
       List<FileMeta> files;
       try (InternalIterator in = open(job, node, src)) {
         in.seekToFirst();
-        files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
+        files = writer.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
             capacityFor(node.bytes()), io.outputs(), io.limiter(), rule.fillsWholeNode(level + 1, m), null);
       }
       edit.removeNode(level, node.id());
@@ -553,7 +557,7 @@ final class NodeTree {
     List<FileMeta> files;
     try (InternalIterator in = open(job, null, src)) {
       in.seekToFirst();
-      files = tables.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
+      files = writer.writeNodes(in, io.smallestSnapshot(), false, io.newFileNumber(), Long.MAX_VALUE,
           capacityFor(src.bytes()), io.outputs(), io.limiter(), rule.fillsWholeNode(1, m), null);
     }
     if (!files.isEmpty()) {
@@ -577,7 +581,7 @@ final class NodeTree {
         if (in != null) {
           BoundedIterator part = new BoundedIterator(in, bounds[half], bounds[half + 1], user);
           part.seekToFirst();
-          List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
+          List<FileMeta> files = writer.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(node.bytes()), io.outputs(), io.limiter(), rule.fillsWholeNode(level, m), null);
           f = files.isEmpty() ? null : files.get(0);
           written += f == null ? 0 : f.fileSize();
@@ -733,7 +737,7 @@ final class NodeTree {
       if (action == FlushPlan.Action.APPEND) {
         part.seekToFirst();
         if (child.file() == null) {
-          List<FileMeta> files = tables.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
+          List<FileMeta> files = writer.writeNodes(part, io.smallestSnapshot(), false, io.newFileNumber(),
               Long.MAX_VALUE, capacityFor(w.share()), io.outputs(), io.limiter(),
               rule.fillsWholeNode(job.level() + 1, w.mode()), slots);
           return ChildResult.of(action, files, 0);
@@ -742,7 +746,7 @@ final class NodeTree {
         if (fill) {
           io.filled().add(child.file().fileNumber());
         }
-        FileMeta f = tables.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter(), fill, slots);
+        FileMeta f = writer.append(child.file(), part, io.smallestSnapshot(), w.share(), io.limiter(), fill, slots);
         if (f != null) {
           return f == child.file() ? ChildResult.of(action, List.of(), 0)
               : new ChildResult(action, List.of(f), 0, f.fileSize() - child.file().fileSize());
@@ -757,7 +761,7 @@ final class NodeTree {
       inputs.add(part);
       try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
         merged.seekToFirst();
-        List<FileMeta> files = tables.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
+        List<FileMeta> files = writer.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
             cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
             io.outputs(), io.limiter(), rule.fillsWholeNode(job.level() + 1, w.mode()), slots);
         return ChildResult.of(action, files, child.bytes());

@@ -1,10 +1,11 @@
 package io.iam.core.engine;
 
+import io.iam.core.iter.MergingIterator;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.memtable.MemTable;
-import io.iam.core.minmax.RunMerge;
+import io.iam.core.cost.RunMerge;
 import io.iam.core.option.OptionValues;
 import io.iam.core.policy.Component;
 import io.iam.core.policy.MergePlan;
@@ -12,10 +13,10 @@ import io.iam.core.policy.MergePolicies;
 import io.iam.core.policy.MergePolicy;
 import io.iam.core.policy.PolicyOptions;
 import io.iam.core.policy.StackSnapshot;
-import io.iam.core.tree.FileMeta;
-import io.iam.core.tree.Version;
-import io.iam.core.tree.VersionEdit;
-import io.iam.core.tree.VersionSet;
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -53,14 +54,16 @@ final class StackEngine {
 
   private final VersionSet versions;
   private final TableCache tables;
+  private final TableWriter writer;
   private final Statistics stats;
   private final InternalKeyComparator cmp;
   private final MergePolicy policy;
   private final Deque<RunMerge> history = new ArrayDeque<>();
 
-  StackEngine(VersionSet versions, TableCache tables, Statistics stats, InternalKeyComparator cmp, OptionValues options) {
+  StackEngine(VersionSet versions, TableCache tables, TableWriter writer, Statistics stats, InternalKeyComparator cmp, OptionValues options) {
     this.versions = versions;
     this.tables = tables;
+    this.writer = writer;
     this.stats = stats;
     this.cmp = cmp;
     this.policy = policy(options);
@@ -162,7 +165,7 @@ final class StackEngine {
       List<Long> outputs, RateLimiter limiter) throws IOException {
     long number = newOutputNumber.getAsLong();
     outputs.add(number);
-    return tables.write(number, source, smallestSnapshot, bottommost, limiter);
+    return writer.write(number, source, smallestSnapshot, bottommost, limiter);
   }
 
   /** Adds one step to the edit, the statistics and the record (an output of null: everything was dropped). */

@@ -1,10 +1,10 @@
 package io.iam.core.engine;
 
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import io.iam.core.tree.GearPicker;
 import java.util.LinkedHashMap;
 import java.util.List;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.NodeMeta;
 import java.util.Map;
 
 /** Renders a store's statistics for people (a table) and for programs (a map). */

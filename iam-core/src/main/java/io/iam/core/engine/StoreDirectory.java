@@ -1,7 +1,7 @@
 package io.iam.core.engine;
 
 import io.iam.core.fs.Fs;
-import io.iam.core.tree.StoreFiles;
+import io.iam.core.manifest.StoreFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashSet;

@@ -1,5 +1,8 @@
 package io.iam.core.minmax;
 
+import io.iam.core.cost.LsmCosts;
+import io.iam.core.cost.LsmMergeSimulator;
+
 /**
  * What Min-Max, a leveled LSM and a tiered LSM cost on the same key stream (the paper's Table 1):
  * Min-Max through {@link MinMaxTree} (every key a put; the cache drained at the end), the LSMs

@@ -1,5 +1,7 @@
 package io.iam.core.minmax;
 
+import io.iam.core.cost.LsmCosts;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

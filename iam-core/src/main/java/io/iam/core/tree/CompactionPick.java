@@ -1,5 +1,7 @@
 package io.iam.core.tree;
 
+import io.iam.core.manifest.FileMeta;
+
 import java.util.ArrayList;
 import java.util.List;
 

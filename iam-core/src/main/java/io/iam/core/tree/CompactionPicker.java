@@ -1,5 +1,7 @@
 package io.iam.core.tree;
 
+import io.iam.core.manifest.Version;
+
 import java.util.Set;
 
 /**

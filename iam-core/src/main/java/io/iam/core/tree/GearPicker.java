@@ -1,5 +1,8 @@
 package io.iam.core.tree;
 
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.iam.core.tree;
 
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import java.util.ArrayList;

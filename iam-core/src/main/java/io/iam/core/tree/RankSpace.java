@@ -1,5 +1,8 @@
 package io.iam.core.tree;
 
+import io.iam.core.manifest.NodeMeta;
+import io.iam.core.manifest.Version;
+
 import io.iam.core.key.KeyComparator;
 import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;

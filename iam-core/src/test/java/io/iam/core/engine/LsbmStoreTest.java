@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.option.OptionValues;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import io.iam.core.tree.GearPicker;
-import io.iam.core.tree.StoreFiles;
-import io.iam.core.tree.lsbm.BufferFile;
+import io.iam.core.manifest.StoreFiles;
+import io.iam.core.manifest.BufferFile;
 import io.iam.core.tree.lsbm.CompactionBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

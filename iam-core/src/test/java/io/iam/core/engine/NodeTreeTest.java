@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.iam.core.option.OptionValues;
-import io.iam.core.tree.NodeMeta;
+import io.iam.core.manifest.NodeMeta;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

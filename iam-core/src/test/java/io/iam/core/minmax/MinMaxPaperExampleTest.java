@@ -1,5 +1,9 @@
 package io.iam.core.minmax;
 
+import io.iam.core.cost.LsmCosts;
+import io.iam.core.cost.LsmMergeSimulator;
+import io.iam.core.cost.LsmCostFormulas;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

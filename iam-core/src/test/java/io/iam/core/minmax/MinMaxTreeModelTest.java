@@ -1,5 +1,7 @@
 package io.iam.core.minmax;
 
+import io.iam.core.cost.LsmCosts;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

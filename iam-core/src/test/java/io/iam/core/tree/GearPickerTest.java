@@ -1,5 +1,11 @@
 package io.iam.core.tree;
 
+import io.iam.core.manifest.LevelBuffers;
+
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +37,7 @@ class GearPickerTest {
   }
 
   private static Version version(VersionEdit edit) {
-    return Version.empty(CMP, 7).apply(edit);
+    return Version.empty(CMP, 7, LevelBuffers.NONE).apply(edit);
   }
 
   private static List<Long> numbers(List<FileMeta> files) {
@@ -108,7 +114,7 @@ class GearPickerTest {
    */
   @Test
   void theHalvesMoveInStep() {
-    Version v = Version.empty(CMP, 7);
+    Version v = Version.empty(CMP, 7, LevelBuffers.NONE);
     long next = 1;
     int moves = 0;
     int drains = 0;

@@ -1,6 +1,10 @@
 package io.iam.core.tree.lsbm;
 
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.BufferDiff;
+import io.iam.core.manifest.KeyFilter;
+import io.iam.core.manifest.LevelBuffers;
+
+import io.iam.core.manifest.FileMeta;
 import java.util.List;
 import java.util.Map;
 
@@ -31,14 +35,11 @@ public record BufferChange(
     List<FileMeta> outputs,
     boolean merged,
     Map<Long, KeyFilter> filters,
-    List<Removal> removals,
+    List<BufferDiff.Removal> removals,
     long bytesIn,
     long bytesOut,
     LsbmConfig config,
-    boolean shift) {
-
-  /** A buffer file to remove. */
-  public record Removal(int level, long fileNumber) {}
+    boolean shift) implements LevelBuffers.Update {
 
   public BufferChange {
     if (shift && (merged || level < 1 || level % 2 == 0 || upperCount != inputs.size())) {
@@ -60,7 +61,7 @@ public record BufferChange(
   }
 
   /** A change that only removes buffer files (a trim). */
-  public static BufferChange removing(List<Removal> removals, LsbmConfig config) {
+  public static BufferChange removing(List<BufferDiff.Removal> removals, LsbmConfig config) {
     return new BufferChange(-1, List.of(), 0, List.of(), false, Map.of(), removals, 0, 0, config, false);
   }
 

@@ -1,6 +1,8 @@
 package io.iam.core.tree.lsbm;
 
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.KeyFilter;
+
+import io.iam.core.manifest.FileMeta;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,8 +1,14 @@
 package io.iam.core.tree.lsbm;
 
+import io.iam.core.manifest.BufferDiff;
+import io.iam.core.manifest.BufferFile;
+import io.iam.core.manifest.KeyFilter;
+import io.iam.core.manifest.LevelBuffers;
+import io.iam.core.manifest.Version;
+
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.KeyComparator;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * each half C_i and C_i′ is a level, and so each of B_i and B_i′ is a list): per level i ≥ 1 a list B_i of files that were inputs
  * of merges into C_i, newest first, and for the files of the levels (and some buffer files) their
  * <em>sources</em>: the buffer files they were merged from, newest data first. Immutable; a {@link
- * io.iam.core.tree.Version} holds one, so readers see the buffer that matches the levels they read.
+ * io.iam.core.manifest.Version} holds one, so readers see the buffer that matches the levels they read.
  *
  * <p><b>Invariant</b> (what makes buffered reads return the newest version): a file x with
  * sources was written by a merge of exactly those files (or of files that were themselves merged
@@ -30,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The paper keeps a removed file's minimum and maximum key for the same purpose (§4.1, Algorithm 3
  * line 15).
  */
-public final class CompactionBuffer {
+public final class CompactionBuffer implements LevelBuffers {
 
   /** What the last {@link #apply} did, for the statistics. */
   public record Outcome(int appended, int frozenMerges, int retired, int paced, int trimmed) {
@@ -147,6 +153,7 @@ public final class CompactionBuffer {
   }
 
   /** Every buffer file of every level. */
+  @Override
   public List<FileMeta> allFiles() {
     List<FileMeta> out = new ArrayList<>();
     files.forEach(l -> l.forEach(b -> out.add(b.file())));
@@ -209,6 +216,12 @@ public final class CompactionBuffer {
    *       the buffer are dropped.
    * </ol>
    */
+  /** The buffer after {@code update}, a {@link BufferChange}. */
+  @Override
+  public CompactionBuffer apply(LevelBuffers.Update update) {
+    return apply((BufferChange) update);
+  }
+
   public CompactionBuffer apply(BufferChange change) {
     int n = files.size();
     List<List<BufferFile>> fs = new ArrayList<>();
@@ -222,7 +235,7 @@ public final class CompactionBuffer {
     long[][] pc = {pace[0].clone(), pace[1].clone(), pace[2].clone()};
     long e = epoch;
     int trimmed = 0;
-    for (BufferChange.Removal r : change.removals()) {
+    for (BufferDiff.Removal r : change.removals()) {
       if (r.level() > 0 && r.level() < n && fs.get(r.level()).removeIf(b -> b.fileNumber() == r.fileNumber())) {
         live.remove(r.fileNumber());
         src.remove(r.fileNumber());
@@ -340,49 +353,31 @@ public final class CompactionBuffer {
     return new CompactionBuffer(user, fs, src, fr, moved, pc, e, new Outcome(appended, frozenMerges, retired, paced, trimmed));
   }
 
-  /**
-   * What one edit changed in the buffer, as the manifest records it: files that entered a list
-   * (with their metadata, newest first per level), files that left one, sources lists set (whole)
-   * and dropped. Epochs, Bloom filters and the freeze state are not recorded: a replayed buffer
-   * gives its files new epochs, admits every key in a removed source's range (a read there goes
-   * to the level's file), and starts unfrozen; all three only cost hits, never correctness.
-   *
-   * @param added (level, file), newest first within a level
-   * @param sourcesSet by owner, its whole list (entries: file, narrowed lo and hi)
-   */
-  public record Diff(List<Added> added, List<BufferChange.Removal> removed, Map<Long, List<BufferFile>> sourcesSet,
-      List<Long> sourcesDropped) {
-
-    /** A file that entered B_level. */
-    public record Added(int level, FileMeta file) {}
-
-    public Diff {
-      added = List.copyOf(added);
-      removed = List.copyOf(removed);
-      sourcesSet = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sourcesSet));
-      sourcesDropped = List.copyOf(sourcesDropped);
+  /** The compaction buffer {@code version} holds (a store with tree=lsbm). */
+  public static CompactionBuffer of(Version version) {
+    if (version.buffer() instanceof CompactionBuffer b) {
+      return b;
     }
-
-    public boolean isEmpty() {
-      return added.isEmpty() && removed.isEmpty() && sourcesSet.isEmpty() && sourcesDropped.isEmpty();
-    }
+    throw new IllegalStateException("this version holds no compaction buffer: " + version.buffer());
   }
 
-  /** What changed from {@code before} to this buffer (for the manifest). */
-  public Diff diff(CompactionBuffer before) {
-    List<Diff.Added> added = new ArrayList<>();
-    List<BufferChange.Removal> removed = new ArrayList<>();
+  /** What changed from {@code before} (a compaction buffer) to this buffer (for the manifest). */
+  @Override
+  public BufferDiff diff(LevelBuffers previous) {
+    CompactionBuffer before = (CompactionBuffer) previous;
+    List<BufferDiff.Added> added = new ArrayList<>();
+    List<BufferDiff.Removal> removed = new ArrayList<>();
     Map<Long, Integer> levelBefore = before.levelsByFile();
     Map<Long, Integer> levelNow = levelsByFile();
     for (int level = 0; level < files.size(); level++) {
       for (BufferFile b : files.get(level)) {
         if (!Integer.valueOf(level).equals(levelBefore.get(b.fileNumber()))) { // new, or moved by a gear move
-          added.add(new Diff.Added(level, b.file()));
+          added.add(new BufferDiff.Added(level, b.file()));
         }
       }
       for (BufferFile b : before.files.get(level)) {
         if (!Integer.valueOf(level).equals(levelNow.get(b.fileNumber()))) {
-          removed.add(new BufferChange.Removal(level, b.fileNumber()));
+          removed.add(new BufferDiff.Removal(level, b.fileNumber()));
         }
       }
     }
@@ -394,7 +389,7 @@ public final class CompactionBuffer {
     });
     List<Long> dropped = new ArrayList<>();
     before.sources.keySet().stream().sorted().filter(owner -> !sources.containsKey(owner)).forEach(dropped::add);
-    return new Diff(added, removed, set, dropped);
+    return new BufferDiff(added, removed, set, dropped);
   }
 
   private Map<Long, Integer> levelsByFile() {
@@ -407,22 +402,23 @@ public final class CompactionBuffer {
     return out;
   }
 
-  /** This buffer's whole state as a diff from an empty one (a new manifest's first record). */
-  public Diff asDiff() {
-    return diff(empty(user, files.size()));
+  @Override
+  public CompactionBuffer empty() {
+    return empty(user, files.size());
   }
 
   /**
-   * The buffer after a recorded {@link Diff} (manifest replay). Added files go in front of their
+   * The buffer after a recorded {@link BufferDiff} (manifest replay). Added files go in front of their
    * lists in the recorded order, with new epochs; sources entries admit every key (their Bloom
    * filters are not recorded).
    */
-  public CompactionBuffer replay(Diff d) {
+  @Override
+  public CompactionBuffer replay(BufferDiff d) {
     List<List<BufferFile>> fs = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
       fs.add(new ArrayList<>(files.get(i)));
     }
-    for (BufferChange.Removal r : d.removed()) {
+    for (BufferDiff.Removal r : d.removed()) {
       fs.get(r.level()).removeIf(b -> b.fileNumber() == r.fileNumber());
     }
     long e = epoch + d.added().size();
@@ -431,7 +427,7 @@ public final class CompactionBuffer {
     for (int i = 0; i < files.size(); i++) {
       front.add(new ArrayList<>());
     }
-    for (Diff.Added a : d.added()) {
+    for (BufferDiff.Added a : d.added()) {
       front.get(a.level()).add(BufferFile.of(a.file(), next--, KeyFilter.ALL));
     }
     for (int i = 0; i < files.size(); i++) {

@@ -1,5 +1,7 @@
 package io.iam.core.tree.lsbm;
 
+import io.iam.core.manifest.BufferFile;
+
 import io.iam.core.key.KeyComparator;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,8 @@
 package io.iam.core.tree.lsbm;
 
+import io.iam.core.manifest.BufferDiff;
+import io.iam.core.manifest.BufferFile;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +33,9 @@ public final class TrimPlanner {
    * @param sparedAfter files with an epoch above this are spared (the buffer's epoch at the previous trim)
    * @return the files to remove, level by level; empty if none
    */
-  public static List<BufferChange.Removal> plan(CompactionBuffer buffer, Map<Long, Residency> residency, long sparedAfter,
+  public static List<BufferDiff.Removal> plan(CompactionBuffer buffer, Map<Long, Residency> residency, long sparedAfter,
       double threshold) {
-    List<BufferChange.Removal> out = new ArrayList<>();
+    List<BufferDiff.Removal> out = new ArrayList<>();
     for (int level = 1; level < buffer.numLevels(); level++) {
       for (BufferFile b : buffer.files(level)) {
         if (b.epoch() > sparedAfter || !buffer.sources(b.fileNumber()).isEmpty()) {
@@ -40,7 +43,7 @@ public final class TrimPlanner {
         }
         Residency r = residency.getOrDefault(b.fileNumber(), new Residency(0, 1));
         if (r.fraction() < threshold) {
-          out.add(new BufferChange.Removal(level, b.fileNumber()));
+          out.add(new BufferDiff.Removal(level, b.fileNumber()));
         }
       }
     }

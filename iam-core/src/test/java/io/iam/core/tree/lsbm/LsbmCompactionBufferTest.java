@@ -1,5 +1,8 @@
 package io.iam.core.tree.lsbm;
 
+import io.iam.core.manifest.BufferDiff;
+import io.iam.core.manifest.BufferFile;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.ValueType;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +133,7 @@ class LsbmCompactionBufferTest {
   @Test
   void aRemovedSourceStaysAsAMarkerAndItsOwnerIsKeptWhenItMerges() {
     CompactionBuffer b = firstMerge();
-    b = b.apply(BufferChange.removing(List.of(new BufferChange.Removal(2, 1)), CONFIG));
+    b = b.apply(BufferChange.removing(List.of(new BufferDiff.Removal(2, 1)), CONFIG));
     assertEquals(1, b.outcome().trimmed());
     List<BufferFile> covering = b.sourcesCovering(3, u("c"));
     assertEquals(List.of(1L, 2L), numbers(covering), "the removed file is still listed, as a marker");
@@ -154,14 +157,14 @@ class LsbmCompactionBufferTest {
     assertNull(throughO1[1].sources(), "w1 has no sources: it is read itself");
     assertNull(b.sourceIndex(2));
     Map<Long, TrimPlanner.Residency> cold = Map.of();
-    assertFalse(TrimPlanner.plan(b, cold, b.epoch(), 0.5).contains(new BufferChange.Removal(2, 3)),
+    assertFalse(TrimPlanner.plan(b, cold, b.epoch(), 0.5).contains(new BufferDiff.Removal(2, 3)),
         "a file read through its sources is not judged by its own residency");
   }
 
   @Test
   void filesNoListRefersToAreRetiredAndEmptyListsDropped() {
     CompactionBuffer b = firstMerge();
-    b = b.apply(BufferChange.removing(List.of(new BufferChange.Removal(2, 1), new BufferChange.Removal(2, 2)), CONFIG));
+    b = b.apply(BufferChange.removing(List.of(new BufferDiff.Removal(2, 1), new BufferDiff.Removal(2, 2)), CONFIG));
     assertNull(b.sourcesCovering(3, u("c")), "with none of its sources left, o1 is read itself");
     // a merge whose output is empty (everything dropped): its inputs are referenced by nothing
     FileMeta u2 = file(4, "a", "c", 100, 40);
@@ -222,8 +225,8 @@ class LsbmCompactionBufferTest {
     b = b.apply(merge(0, List.of(file(3, "g", "i", 100, 30)), List.of(), List.of(file(13, "g", "i", 100, 30))));
     Map<Long, TrimPlanner.Residency> residency = Map.of(
         1L, new TrimPlanner.Residency(1, 10), 2L, new TrimPlanner.Residency(9, 10), 3L, new TrimPlanner.Residency(0, 10));
-    List<BufferChange.Removal> removals = TrimPlanner.plan(b, residency, epoch, 0.5);
-    assertEquals(List.of(new BufferChange.Removal(1, 1)), removals, "file 3 is new, file 2 is hot");
+    List<BufferDiff.Removal> removals = TrimPlanner.plan(b, residency, epoch, 0.5);
+    assertEquals(List.of(new BufferDiff.Removal(1, 1)), removals, "file 3 is new, file 2 is hot");
     b = b.apply(BufferChange.removing(removals, CONFIG));
     assertEquals(List.of(3L, 2L), numbers(b, 1));
     assertEquals(1, b.outcome().trimmed());
@@ -255,8 +258,8 @@ class LsbmCompactionBufferTest {
     assertEquals(List.of(1L), numbers(b.sources(11)), "C_1' files keep their sources");
     assertEquals(800, b.capBytes(2, GEAR), "all of C_1' is left: all of B_1' may stay");
     // the move is recorded as each file leaving level 1 and entering level 2, and replays so
-    CompactionBuffer.Diff d = b.diff(before);
-    assertEquals(List.of(new BufferChange.Removal(1, 2), new BufferChange.Removal(1, 1)), d.removed());
+    BufferDiff d = b.diff(before);
+    assertEquals(List.of(new BufferDiff.Removal(1, 2), new BufferDiff.Removal(1, 1)), d.removed());
     assertEquals(List.of(2L, 1L), d.added().stream().map(a -> a.file().fileNumber()).toList());
     assertTrue(d.added().stream().allMatch(a -> a.level() == 2));
     CompactionBuffer replayed = before.replay(d);

@@ -1,5 +1,8 @@
 package io.iam.core.tree.lsbm;
 
+import io.iam.core.manifest.BufferFile;
+import io.iam.core.manifest.KeyFilter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +10,7 @@ import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.key.ValueType;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

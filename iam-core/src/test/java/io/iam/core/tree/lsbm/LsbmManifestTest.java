@@ -1,4 +1,10 @@
-package io.iam.core.tree;
+package io.iam.core.tree.lsbm;
+
+import io.iam.core.manifest.BufferDiff;
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,7 +16,7 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.ValueType;
 import io.iam.core.tree.lsbm.BufferChange;
-import io.iam.core.tree.lsbm.BufferFile;
+import io.iam.core.manifest.BufferFile;
 import io.iam.core.tree.lsbm.BufferedMerge;
 import io.iam.core.tree.lsbm.LsbmConfig;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LsbmManifestTest {
 
   private static final InternalKeyComparator CMP = new InternalKeyComparator(BytewiseComparator.INSTANCE);
+  private static final CompactionBuffer EMPTY = CompactionBuffer.empty(BytewiseComparator.INSTANCE, 4);
   private static final LsbmConfig CONFIG = new LsbmConfig(new long[] {0, 1 << 20, 10 << 20, 100 << 20}, 1.0, 0.1, 0.5);
 
   private static FileMeta file(long number, String lo, String hi) {
@@ -45,14 +52,14 @@ class LsbmManifestTest {
     FileMeta upper = file(5, "a", "m");
     FileMeta lower = file(7, "c", "z");
     FileMeta output = file(6, "a", "z");
-    try (VersionSet vs = VersionSet.create(LocalFs.INSTANCE, dir, CMP, 4, "lsbm", false)) {
+    try (VersionSet vs = VersionSet.create(LocalFs.INSTANCE, dir, CMP, 4, "lsbm", false, EMPTY)) {
       vs.markFileNumberUsed(10);
       vs.logAndApply(new VersionEdit().add(1, upper).add(2, lower));
       VersionEdit edit = new VersionEdit().remove(1, 5).remove(2, 7).add(2, output)
           .bufferChange(BufferedMerge.plan(1, List.of(upper), List.of(lower), List.of(output), true, Map.of(), 2000, 2000,
               CONFIG));
       Version v = vs.logAndApply(edit);
-      assertEquals(List.of(5L, 7L), v.buffer().allFiles().stream().map(FileMeta::fileNumber).sorted().toList());
+      assertEquals(List.of(5L, 7L), CompactionBuffer.of(v).allFiles().stream().map(FileMeta::fileNumber).sorted().toList());
       assertTrue(v.files(1).isEmpty());
       assertEquals(List.of(new VersionEdit.BufferRecord(2, 7), new VersionEdit.BufferRecord(2, 5)), edit.bufferAdded());
       VersionEdit decoded = VersionEdit.decode(edit.encode());
@@ -62,26 +69,26 @@ class LsbmManifestTest {
       assertTrue(vs.liveFiles().containsAll(List.of(5L, 6L, 7L)), "the buffer keeps files 5 and 7 live: " + vs.liveFiles());
     }
     for (int reopen = 0; reopen < 2; reopen++) { // the second replays the new manifest's snapshot
-      try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4)) {
-        assertEquals(List.of(5L, 7L), vs.current().buffer().allFiles().stream().map(FileMeta::fileNumber).sorted().toList(),
+      try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4, EMPTY)) {
+        assertEquals(List.of(5L, 7L), CompactionBuffer.of(vs.current()).allFiles().stream().map(FileMeta::fileNumber).sorted().toList(),
             "reopen " + reopen);
-        assertEquals(List.of(5L, 7L), numbers(vs.current().buffer().sourcesCovering(6, "d".getBytes(StandardCharsets.UTF_8))));
-        assertEquals("m", new String(vs.current().buffer().sources(6).get(0).hi(), StandardCharsets.UTF_8),
+        assertEquals(List.of(5L, 7L), numbers(CompactionBuffer.of(vs.current()).sourcesCovering(6, "d".getBytes(StandardCharsets.UTF_8))));
+        assertEquals("m", new String(CompactionBuffer.of(vs.current()).sources(6).get(0).hi(), StandardCharsets.UTF_8),
             "the narrowed range survives");
         assertEquals(List.of(output), vs.current().files(2));
         assertTrue(vs.liveFiles().containsAll(List.of(5L, 7L)), "recovered buffer files stay live");
       }
     }
-    try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4)) {
-      vs.logAndApply(new VersionEdit().bufferChange(BufferChange.removing(List.of(new BufferChange.Removal(2, 5)), CONFIG)));
+    try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4, EMPTY)) {
+      vs.logAndApply(new VersionEdit().bufferChange(BufferChange.removing(List.of(new BufferDiff.Removal(2, 5)), CONFIG)));
     }
-    try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4)) {
-      assertEquals(List.of(7L), vs.current().buffer().allFiles().stream().map(FileMeta::fileNumber).toList(),
+    try (VersionSet vs = VersionSet.recover(LocalFs.INSTANCE, dir, CMP, 4, EMPTY)) {
+      assertEquals(List.of(7L), CompactionBuffer.of(vs.current()).allFiles().stream().map(FileMeta::fileNumber).toList(),
           "the trimmed file stays removed");
-      assertTrue(!vs.current().buffer().contains(5) && vs.current().buffer().sources(6).size() == 2,
+      assertTrue(!CompactionBuffer.of(vs.current()).contains(5) && CompactionBuffer.of(vs.current()).sources(6).size() == 2,
           "and stays in the list as a marker");
       assertTrue(!vs.liveFiles().contains(5L));
-      assertNull(vs.current().buffer().sourcesCovering(7, "d".getBytes(StandardCharsets.UTF_8)));
+      assertNull(CompactionBuffer.of(vs.current()).sourcesCovering(7, "d".getBytes(StandardCharsets.UTF_8)));
     }
   }
 }

@@ -1,6 +1,5 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
-import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.KeyComparator;
 import java.io.IOException;
@@ -10,13 +9,13 @@ import java.io.IOException;
  * {@link #seekToFirst()} seeks the source to {@code lower}. Closing the view leaves the source
  * open: it belongs to the caller, who may cut it into several views one after another.
  */
-final class BoundedIterator extends ForwardingIterator {
+public final class BoundedIterator extends ForwardingIterator {
 
   private final byte[] lower;
   private final byte[] upper;
   private final KeyComparator user;
 
-  BoundedIterator(InternalIterator source, byte[] lower, byte[] upper, KeyComparator user) {
+  public BoundedIterator(InternalIterator source, byte[] lower, byte[] upper, KeyComparator user) {
     super(source);
     this.lower = lower;
     this.upper = upper;

@@ -1,4 +1,4 @@
-package io.iam.core.minmax;
+package io.iam.core.cost;
 
 /**
  * Merge and I/O counts of one way of storing a stream: merges, page writes and page reads, and the

@@ -1,10 +1,9 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
@@ -45,7 +44,7 @@ class MergingIteratorTest {
         all.add(seq, ValueType.PUT, key, value);
       }
       try (MergingIterator merged = merge(tables)) {
-        InternalIterator model = TableCache.iterator(all);
+        InternalIterator model = all.iterator();
         merged.seekToFirst();
         model.seekToFirst();
         assertSame(model, merged, "round " + round + ", full pass");
@@ -81,7 +80,7 @@ class MergingIteratorTest {
   private static MergingIterator merge(List<MemTable> tables) {
     List<InternalIterator> its = new ArrayList<>();
     for (MemTable t : tables) {
-      its.add(TableCache.iterator(t));
+      its.add(t.iterator());
     }
     return new MergingIterator(CMP, its);
   }

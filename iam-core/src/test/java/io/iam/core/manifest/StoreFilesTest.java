@@ -1,4 +1,4 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

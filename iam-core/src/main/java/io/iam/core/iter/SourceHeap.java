@@ -1,6 +1,5 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
-import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import java.util.Arrays;
 
@@ -13,33 +12,33 @@ import java.util.Arrays;
  * <p>Keys must be distinct across the iterators in the heap (internal keys are: every write has
  * its own sequence number), so the order is total and needs no tie-break. Not thread-safe.
  */
-final class SourceHeap {
+public final class SourceHeap {
 
   private final InternalKeyComparator cmp;
   private InternalIterator[] items;
   private int size;
 
-  SourceHeap(InternalKeyComparator cmp, int expected) {
+  public SourceHeap(InternalKeyComparator cmp, int expected) {
     this.cmp = cmp;
     this.items = new InternalIterator[Math.max(1, expected)];
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return size == 0;
   }
 
   /** The iterator with the smallest current key; null if the heap is empty. */
-  InternalIterator peek() {
+  public InternalIterator peek() {
     return size == 0 ? null : items[0];
   }
 
-  void clear() {
+  public void clear() {
     Arrays.fill(items, 0, size, null);
     size = 0;
   }
 
   /** Adds a valid (positioned) iterator. */
-  void add(InternalIterator it) {
+  public void add(InternalIterator it) {
     if (size == items.length) {
       items = Arrays.copyOf(items, 2 * items.length);
     }
@@ -60,7 +59,7 @@ final class SourceHeap {
    * Restores the order after the top iterator moved: it goes down to its place, or leaves the
    * heap if it is no longer valid.
    */
-  void topAdvanced() {
+  public void topAdvanced() {
     InternalIterator top = items[0];
     if (!top.valid()) {
       top = items[--size];

@@ -1,7 +1,7 @@
-package io.iam.core.tree.lsbm;
+package io.iam.core.manifest;
 
 import io.iam.core.key.InternalKey;
-import io.iam.core.tree.FileMeta;
+import io.iam.core.manifest.FileMeta;
 
 /**
  * One file of a compaction buffer list B_i: an input of a merge into C_i (a file of C_{i-1} or
@@ -15,7 +15,7 @@ import io.iam.core.tree.FileMeta;
  */
 public record BufferFile(FileMeta file, long epoch, byte[] lo, byte[] hi, KeyFilter filter) {
 
-  static BufferFile of(FileMeta file, long epoch, KeyFilter filter) {
+  public static BufferFile of(FileMeta file, long epoch, KeyFilter filter) {
     return new BufferFile(file, epoch, InternalKey.userKey(file.smallest()), InternalKey.userKey(file.largest()), filter);
   }
 

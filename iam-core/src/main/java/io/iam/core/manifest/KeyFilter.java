@@ -1,4 +1,4 @@
-package io.iam.core.tree.lsbm;
+package io.iam.core.manifest;
 
 /**
  * A file's membership test for user keys (its Bloom filters, held in memory): false only if the

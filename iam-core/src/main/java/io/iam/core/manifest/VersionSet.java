@@ -1,4 +1,4 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import io.iam.core.fs.Fs;
 import io.iam.core.fs.FsFile;
@@ -55,11 +55,11 @@ public final class VersionSet implements Closeable {
   private long maxManifestBytes = Long.MAX_VALUE;
   private long manifestRolls;
 
-  private VersionSet(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) {
+  private VersionSet(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels, LevelBuffers buffers) {
     this.fs = fs;
     this.dir = dir;
     this.cmp = cmp;
-    this.current = Version.empty(cmp, numLevels);
+    this.current = Version.empty(cmp, numLevels, buffers);
   }
 
   /** Starts the manifest of a new, empty store in {@code dir} with a leveled tree. */
@@ -73,7 +73,16 @@ public final class VersionSet implements Closeable {
    */
   public static VersionSet create(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels, String treeName,
       boolean nodeTree) throws IOException {
-    VersionSet vs = new VersionSet(fs, dir, cmp, numLevels);
+    return create(fs, dir, cmp, numLevels, treeName, nodeTree, LevelBuffers.NONE);
+  }
+
+  /**
+   * Starts the manifest of a new, empty store whose tree keeps level buffers beside its levels,
+   * starting from {@code buffers} (empty ones).
+   */
+  public static VersionSet create(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels, String treeName,
+      boolean nodeTree, LevelBuffers buffers) throws IOException {
+    VersionSet vs = new VersionSet(fs, dir, cmp, numLevels, buffers);
     vs.treeName = treeName;
     if (nodeTree) {
       vs.current = vs.current.apply(new VersionEdit().depth(1));
@@ -104,7 +113,16 @@ public final class VersionSet implements Closeable {
    *     written with another comparator
    */
   public static VersionSet recover(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels) throws IOException {
-    VersionSet vs = new VersionSet(fs, dir, cmp, numLevels);
+    return recover(fs, dir, cmp, numLevels, LevelBuffers.NONE);
+  }
+
+  /**
+   * As {@link #recover(Fs, Path, InternalKeyComparator, int)}, for a store whose tree keeps level
+   * buffers: the manifest's buffer records are replayed onto {@code buffers} (empty ones).
+   */
+  public static VersionSet recover(Fs fs, Path dir, InternalKeyComparator cmp, int numLevels, LevelBuffers buffers)
+      throws IOException {
+    VersionSet vs = new VersionSet(fs, dir, cmp, numLevels, buffers);
     Path manifestPath = dir.resolve(readCurrent(fs, dir));
     try (FsFile file = fs.open(manifestPath, Fs.Mode.READ);
         LogReader reader = new LogReader(file, manifestPath, RecoveryMode.TOLERATE_CORRUPTED_TAIL)) {

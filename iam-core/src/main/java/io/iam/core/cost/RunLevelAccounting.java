@@ -1,4 +1,4 @@
-package io.iam.core.minmax;
+package io.iam.core.cost;
 
 import io.iam.core.policy.RunLevels;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
-import io.iam.core.iter.InternalIterator;
-import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 
@@ -9,12 +7,12 @@ import java.io.IOException;
  * The heap both merging iterators share: the positioned sources by their current key, the
  * smallest on top. Subclasses decide which sources are in it after a seek.
  */
-abstract class HeapIterator implements InternalIterator {
+public abstract class HeapIterator implements InternalIterator {
 
   /** Positioned, valid sources by current key. */
   protected final SourceHeap heap;
 
-  HeapIterator(InternalKeyComparator cmp, int sources) {
+  protected HeapIterator(InternalKeyComparator cmp, int sources) {
     this.heap = new SourceHeap(cmp, sources);
   }
 

@@ -1,9 +1,8 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
-import io.iam.core.tree.lsbm.CompactionBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,20 +24,20 @@ public final class Version {
   private final List<List<NodeMeta>> nodes;
   /** On-disk levels of a node tree, 0 for a leveled tree. */
   private final int depth;
-  /** tree=lsbm: the compaction buffer lists B_i that go with these levels (empty otherwise). */
-  private final CompactionBuffer buffer;
+  /** tree=lsbm: the compaction buffer lists B_i that go with these levels ({@link LevelBuffers#NONE} otherwise). */
+  private final LevelBuffers buffer;
   /** tree=stack: the flushes each file of level 0 holds, by file number (empty otherwise). */
   private final Map<Long, VersionEdit.FlushRange> flushRanges;
   /** Pins by readers and jobs; {@link #RELEASED} once the purge has let it go. */
   private final AtomicInteger refs = new AtomicInteger();
   private static final int RELEASED = -1;
 
-  Version(InternalKeyComparator cmp, List<List<FileMeta>> levels) {
-    this(cmp, levels, emptyNodes(levels.size()), 0, CompactionBuffer.empty(cmp.userComparator(), levels.size()), Map.of());
+  Version(InternalKeyComparator cmp, List<List<FileMeta>> levels, LevelBuffers buffer) {
+    this(cmp, levels, emptyNodes(levels.size()), 0, buffer, Map.of());
   }
 
   private Version(InternalKeyComparator cmp, List<List<FileMeta>> levels, List<List<NodeMeta>> nodes, int depth,
-      CompactionBuffer buffer, Map<Long, VersionEdit.FlushRange> flushRanges) {
+      LevelBuffers buffer, Map<Long, VersionEdit.FlushRange> flushRanges) {
     this.cmp = cmp;
     this.flushRanges = Map.copyOf(flushRanges);
     this.buffer = buffer;
@@ -51,12 +50,13 @@ public final class Version {
     this.levels = List.copyOf(copy);
   }
 
-  static Version empty(InternalKeyComparator cmp, int numLevels) {
+  /** A version with {@code numLevels} empty levels and {@code buffer} beside them. */
+  public static Version empty(InternalKeyComparator cmp, int numLevels, LevelBuffers buffer) {
     List<List<FileMeta>> levels = new ArrayList<>();
     for (int i = 0; i < numLevels; i++) {
       levels.add(List.of());
     }
-    return new Version(cmp, levels);
+    return new Version(cmp, levels, buffer);
   }
 
   private static List<List<NodeMeta>> emptyNodes(int numLevels) {
@@ -172,7 +172,7 @@ public final class Version {
   }
 
   /** The version this one becomes after {@code edit}. */
-  Version apply(VersionEdit edit) {
+  public Version apply(VersionEdit edit) {
     if (depth > 0 || edit.touchesNodes()) {
       if (!edit.added().isEmpty() || !edit.removed().isEmpty()) {
         throw new IllegalStateException("a node tree's edit adds or removes bare files: " + edit);
@@ -285,9 +285,9 @@ public final class Version {
    * The buffer after the edit (tree=lsbm): its buffer change, whose effect is recorded in the edit
    * for the manifest; or, replaying the manifest, the recorded effect.
    */
-  private CompactionBuffer applyBuffer(VersionEdit edit) {
+  private LevelBuffers applyBuffer(VersionEdit edit) {
     if (edit.bufferChange() != null) {
-      CompactionBuffer next = buffer.apply(edit.bufferChange());
+      LevelBuffers next = buffer.apply(edit.bufferChange());
       edit.bufferDiff(next.diff(buffer));
       return next;
     }
@@ -299,8 +299,8 @@ public final class Version {
     return flushRanges.get(fileNumber);
   }
 
-  /** tree=lsbm: the compaction buffer lists of this version (empty for the other trees). */
-  public CompactionBuffer buffer() {
+  /** tree=lsbm: the compaction buffer lists of this version ({@link LevelBuffers#NONE} for the other trees). */
+  public LevelBuffers buffer() {
     return buffer;
   }
 

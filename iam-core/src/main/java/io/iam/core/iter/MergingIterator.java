@@ -1,6 +1,5 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
-import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 import java.util.List;
@@ -10,11 +9,11 @@ import java.util.List;
  * sources (every write has its own sequence number), so no tie-breaking is needed. Closing it
  * closes the children.
  */
-final class MergingIterator extends HeapIterator {
+public final class MergingIterator extends HeapIterator {
 
   private final List<InternalIterator> children;
 
-  MergingIterator(InternalKeyComparator cmp, List<InternalIterator> children) {
+  public MergingIterator(InternalKeyComparator cmp, List<InternalIterator> children) {
     super(cmp, children.size());
     this.children = List.copyOf(children);
   }
@@ -55,7 +54,7 @@ final class MergingIterator extends HeapIterator {
   }
 
   /** Closes every iterator of {@code its}, then throws the first failure, if any. */
-  static void closeAll(List<InternalIterator> its) throws IOException {
+  public static void closeAll(List<InternalIterator> its) throws IOException {
     IOException first = null;
     for (InternalIterator c : its) {
       try {

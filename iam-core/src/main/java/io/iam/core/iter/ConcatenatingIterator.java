@@ -1,7 +1,5 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
-import io.iam.core.iter.InternalIterator;
-import io.iam.core.iter.Slice;
 import io.iam.core.key.InternalKeyComparator;
 import java.io.IOException;
 import java.util.List;
@@ -10,10 +8,10 @@ import java.util.List;
  * Iterates a run of sources with disjoint, increasing key ranges (the files of one level, or the
  * files a compaction reads from one level), opening each source only when reached.
  */
-final class ConcatenatingIterator implements InternalIterator {
+public final class ConcatenatingIterator implements InternalIterator {
 
   /** Opens one source on demand; {@code largest} is its largest internal key. */
-  interface Source {
+  public interface Source {
     byte[] largest();
 
     InternalIterator open() throws IOException;
@@ -24,7 +22,7 @@ final class ConcatenatingIterator implements InternalIterator {
   private int index = -1;
   private InternalIterator current;
 
-  ConcatenatingIterator(InternalKeyComparator cmp, List<Source> sources) {
+  public ConcatenatingIterator(InternalKeyComparator cmp, List<Source> sources) {
     this.cmp = cmp;
     this.sources = List.copyOf(sources);
   }

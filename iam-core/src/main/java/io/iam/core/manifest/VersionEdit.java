@@ -1,4 +1,4 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import io.iam.core.util.Coding;
 import java.io.ByteArrayOutputStream;
@@ -85,9 +85,9 @@ public final class VersionEdit {
   private final List<NodeRemoval> removedNodes = new ArrayList<>();
   private final List<LevelNode> putNodes = new ArrayList<>();
   /** tree=lsbm: the buffer change to apply with this edit (in memory only). */
-  private io.iam.core.tree.lsbm.BufferChange bufferChange;
+  private LevelBuffers.Update bufferChange;
   /** tree=lsbm: what the edit changed in the buffer, as recorded in the manifest; null: nothing. */
-  private io.iam.core.tree.lsbm.CompactionBuffer.Diff bufferDiff;
+  private BufferDiff bufferDiff;
   /** tree=lsbm: legacy records (tag 12) of an old manifest, decoded and ignored. */
   private final List<BufferRecord> legacyBufferAdded = new ArrayList<>();
 
@@ -163,12 +163,12 @@ public final class VersionEdit {
    * edit records which files entered and left the buffer ({@link #bufferAdded()}, {@link
    * #bufferRemoved()}); those go to the manifest.
    */
-  public VersionEdit bufferChange(io.iam.core.tree.lsbm.BufferChange change) {
+  public VersionEdit bufferChange(LevelBuffers.Update change) {
     this.bufferChange = change;
     return this;
   }
 
-  public io.iam.core.tree.lsbm.BufferChange bufferChange() {
+  public LevelBuffers.Update bufferChange() {
     return bufferChange;
   }
 
@@ -191,12 +191,12 @@ public final class VersionEdit {
   }
 
   /** tree=lsbm: what this edit changed in the buffer (recorded, or decoded from the manifest); null if nothing. */
-  public io.iam.core.tree.lsbm.CompactionBuffer.Diff bufferDiff() {
+  public BufferDiff bufferDiff() {
     return bufferDiff;
   }
 
   /** Records what the edit changes in the buffer: by {@link Version#apply}, or a new manifest's snapshot. */
-  VersionEdit bufferDiff(io.iam.core.tree.lsbm.CompactionBuffer.Diff diff) {
+  VersionEdit bufferDiff(BufferDiff diff) {
     this.bufferDiff = diff.isEmpty() ? null : diff;
     return this;
   }
@@ -364,11 +364,11 @@ public final class VersionEdit {
         }
         case TAG_BUFFER_ADD -> e.legacyBufferAdded.add(new BufferRecord((int) Coding.getVarint(record, pos, limit),
             Coding.getVarint(record, pos, limit)));
-        case TAG_BUFFER_REMOVE -> diff.removed.add(new io.iam.core.tree.lsbm.BufferChange.Removal(
+        case TAG_BUFFER_REMOVE -> diff.removed.add(new BufferDiff.Removal(
             (int) Coding.getVarint(record, pos, limit), Coding.getVarint(record, pos, limit)));
         case TAG_BUFFER_ADD_FILE -> {
           int level = (int) Coding.getVarint(record, pos, limit);
-          diff.added.add(new io.iam.core.tree.lsbm.CompactionBuffer.Diff.Added(level, decodeFile(record, pos, limit)));
+          diff.added.add(new BufferDiff.Added(level, decodeFile(record, pos, limit)));
         }
         case TAG_BUFFER_SOURCES -> {
           long owner = Coding.getVarint(record, pos, limit);
@@ -376,11 +376,11 @@ public final class VersionEdit {
           if (n < 0 || n > limit - pos[0]) {
             throw new IllegalArgumentException("bad sources count " + n);
           }
-          List<io.iam.core.tree.lsbm.BufferFile> l = new ArrayList<>();
+          List<BufferFile> l = new ArrayList<>();
           for (long i = 0; i < n; i++) {
             FileMeta f = decodeFile(record, pos, limit);
-            l.add(new io.iam.core.tree.lsbm.BufferFile(f, 0, bytes(record, pos, limit), bytes(record, pos, limit),
-                io.iam.core.tree.lsbm.KeyFilter.ALL));
+            l.add(new BufferFile(f, 0, bytes(record, pos, limit), bytes(record, pos, limit),
+                KeyFilter.ALL));
           }
           diff.set.put(owner, l);
         }
@@ -390,15 +390,15 @@ public final class VersionEdit {
         default -> throw new IllegalArgumentException("unknown version edit tag " + tag);
       }
     }
-    e.bufferDiff(new io.iam.core.tree.lsbm.CompactionBuffer.Diff(diff.added, diff.removed, diff.set, diff.dropped));
+    e.bufferDiff(new BufferDiff(diff.added, diff.removed, diff.set, diff.dropped));
     return e;
   }
 
   /** The buffer records of an edit being decoded. */
   private static final class DiffParts {
-    final List<io.iam.core.tree.lsbm.CompactionBuffer.Diff.Added> added = new ArrayList<>();
-    final List<io.iam.core.tree.lsbm.BufferChange.Removal> removed = new ArrayList<>();
-    final java.util.Map<Long, List<io.iam.core.tree.lsbm.BufferFile>> set = new java.util.LinkedHashMap<>();
+    final List<BufferDiff.Added> added = new ArrayList<>();
+    final List<BufferDiff.Removal> removed = new ArrayList<>();
+    final java.util.Map<Long, List<BufferFile>> set = new java.util.LinkedHashMap<>();
     final List<Long> dropped = new ArrayList<>();
   }
 

@@ -1,4 +1,4 @@
-package io.iam.core.minmax;
+package io.iam.core.cost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

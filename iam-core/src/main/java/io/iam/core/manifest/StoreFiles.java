@@ -1,4 +1,4 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import java.nio.file.Path;
 import java.util.OptionalLong;

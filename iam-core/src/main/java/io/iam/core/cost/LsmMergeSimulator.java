@@ -1,4 +1,4 @@
-package io.iam.core.minmax;
+package io.iam.core.cost;
 
 import java.util.ArrayList;
 import java.util.Arrays;

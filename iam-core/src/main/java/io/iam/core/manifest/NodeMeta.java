@@ -1,4 +1,4 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import java.util.Arrays;
 
@@ -41,11 +41,13 @@ public record NodeMeta(long id, byte[] lo, byte[] hi, FileMeta file) {
     return hi.clone();
   }
 
-  byte[] loRef() {
+  /** The low bound without copying; callers must not modify it. */
+  public byte[] loRef() {
     return lo;
   }
 
-  byte[] hiRef() {
+  /** The high bound without copying; callers must not modify it. */
+  public byte[] hiRef() {
     return hi;
   }
 

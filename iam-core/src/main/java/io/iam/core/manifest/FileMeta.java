@@ -1,4 +1,4 @@
-package io.iam.core.tree;
+package io.iam.core.manifest;
 
 import java.util.Arrays;
 
@@ -39,12 +39,12 @@ public record FileMeta(
   }
 
   /** The smallest internal key without copying; callers must not modify it. */
-  byte[] smallestRef() {
+  public byte[] smallestRef() {
     return smallest;
   }
 
   /** The largest internal key without copying; callers must not modify it. */
-  byte[] largestRef() {
+  public byte[] largestRef() {
     return largest;
   }
 

@@ -1,15 +1,13 @@
-package io.iam.core.engine;
+package io.iam.core.iter;
 
-import io.iam.core.iter.InternalIterator;
-import io.iam.core.iter.Slice;
 import java.io.IOException;
 
 /** An internal iterator that passes every call to another; subclasses override what they add. */
-abstract class ForwardingIterator implements InternalIterator {
+public abstract class ForwardingIterator implements InternalIterator {
 
   protected final InternalIterator delegate;
 
-  ForwardingIterator(InternalIterator delegate) {
+  protected ForwardingIterator(InternalIterator delegate) {
     this.delegate = delegate;
   }
 
