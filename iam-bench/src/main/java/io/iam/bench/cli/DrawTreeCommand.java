@@ -1,5 +1,9 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.cli.options.MemtableOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.RecordsOption;
+import io.iam.bench.cli.options.ValueSizeOption;
 import io.iam.bench.load.KeyOrder;
 import io.iam.bench.load.LoadWorkload;
 import io.iam.bench.util.Dirs;
@@ -27,6 +31,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -35,6 +40,7 @@ import picocli.CommandLine.Spec;
 /** {@code iam draw-tree}: loads a small node-tree store and draws its levels, nodes and sequences as a PNG. */
 @Command(
     name = "draw-tree",
+    defaultValueProvider = DrawTreeCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
@@ -44,7 +50,8 @@ import picocli.CommandLine.Spec;
           + " the top), each node a box over its key range, each of its sequences a band (oldest at the"
           + " bottom), an emptied node an empty outline.",
       "The store is settled after each memtable (no background work while records arrive), so the same"
-          + " options always draw the same tree.",
+          + " options always draw the same tree. The memtable capacity (--memtable, store option"
+          + " memtable-size) is also C_t, the size of a full node.",
       "The x axis is the key space by rank: every distinct node boundary of every level is one step, so"
           + " ranges line up across levels.",
       ""
@@ -68,18 +75,11 @@ public final class DrawTreeCommand implements Callable<Integer> {
       description = "Tree to draw: iam, lsa or lsm-merge. Default: ${DEFAULT-VALUE}.")
   String tree;
 
-  @Option(names = "--records", paramLabel = "N", defaultValue = "20000",
-      description = "Records to insert. Default: ${DEFAULT-VALUE}.")
-  long records;
+  @Mixin RecordsOption records = new RecordsOption();
 
-  @Option(names = "--value-size", paramLabel = "SIZE", defaultValue = "200", converter = SizeConverter.class,
-      description = "Bytes per value. Default: ${DEFAULT-VALUE}.")
-  long valueSize;
+  @Mixin ValueSizeOption valueSize = new ValueSizeOption();
 
-  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "64KiB", converter = SizeConverter.class,
-      description = "Memtable capacity, also C_t, the size of a full node (store option memtable-size)."
-          + " Default: ${DEFAULT-VALUE}.")
-  long memtable;
+  @Mixin MemtableOption memtable = new MemtableOption();
 
   @Option(names = "--fanout", paramLabel = "T", defaultValue = "6",
       description = "Fan-out t (store option fanout). The defaults give a tree of 3 levels; with t = 4 the"
@@ -128,11 +128,11 @@ public final class DrawTreeCommand implements Callable<Integer> {
     if (!name.equals("iam") && (mixedLevel != null || k != null)) {
       throw usage((mixedLevel != null ? "--mixed-level" : "--k") + " applies only to --tree iam");
     }
-    if (records < 1) {
-      throw usage("--records " + records + " is out of range: allowed 1 or more");
+    if (records.count() < 1) {
+      throw usage("--records " + records.count() + " is out of range: allowed 1 or more");
     }
-    if (valueSize < 1 || valueSize > (1 << 20)) {
-      throw usage("--value-size " + valueSize + " is out of range: allowed 1 B to 1 MiB");
+    if (valueSize.bytes() < 1 || valueSize.bytes() > (1 << 20)) {
+      throw usage("--value-size " + valueSize.bytes() + " is out of range: allowed 1 B to 1 MiB");
     }
     side("--width", width, MIN_WIDTH);
     side("--height", height, MIN_HEIGHT);
@@ -167,13 +167,13 @@ public final class DrawTreeCommand implements Callable<Integer> {
    * same options always draw the same tree.
    */
   private void load(IamStore store) throws IOException {
-    LoadWorkload workload = new LoadWorkload(records, (int) valueSize, KeyOrder.HASH, seed);
+    LoadWorkload workload = new LoadWorkload(records.count(), (int) valueSize.bytes(), KeyOrder.HASH, seed);
     long first = seed * SEED_STRIDE;
     long memtableBytes = 0;
-    for (long i = 0; i < records; i++) {
+    for (long i = 0; i < records.count(); i++) {
       byte[] key = workload.key(first + i);
       byte[] value = workload.nextValue();
-      if (memtableBytes >= memtable) {
+      if (memtableBytes >= memtable.bytes()) {
         store.flushAndSettle();
         memtableBytes = 0;
       }
@@ -189,7 +189,7 @@ public final class DrawTreeCommand implements Callable<Integer> {
     Map<String, String> flags = new LinkedHashMap<>();
     put(m, flags, StoreOptions.TREE.key(), "--tree", name);
     put(m, flags, StoreOptions.FANOUT.key(), "--fanout", Integer.toString(fanout));
-    put(m, flags, StoreOptions.MEMTABLE_SIZE.key(), "--memtable", Long.toString(memtable));
+    put(m, flags, StoreOptions.MEMTABLE_SIZE.key(), "--memtable", Long.toString(memtable.bytes()));
     put(m, flags, StoreOptions.BLOCK_CACHE_SIZE.key(), "--cache", cache);
     put(m, flags, StoreOptions.MIXED_LEVEL.key(), "--mixed-level", mixedLevel);
     put(m, flags, StoreOptions.MIXED_LEVEL_SEQUENCES.key(), "--k", k);
@@ -243,7 +243,8 @@ public final class DrawTreeCommand implements Callable<Integer> {
         : m > depth ? String.format(Locale.ROOT, "  ·  m = %d, below the tree: appends everywhere", m)
         : String.format(Locale.ROOT, "  ·  m = %d, k = %d", m, kk);
     return String.format(Locale.ROOT, "%s  ·  %,d records of %s  ·  memtable = C_t = %s  ·  fan-out t = %d%s",
-        name, records, Sizes.human(valueSize), StoreOptions.MEMTABLE_SIZE.type().format(memtable), fanout, mk);
+        name, records.count(), Sizes.human(valueSize.bytes()),
+        StoreOptions.MEMTABLE_SIZE.type().format(memtable.bytes()), fanout, mk);
   }
 
   /** One line: where the picture is, its levels and the nodes of each. */
@@ -253,6 +254,13 @@ public final class DrawTreeCommand implements Callable<Integer> {
         .collect(Collectors.joining(", "));
     return out + ": tree " + tree.toLowerCase(Locale.ROOT) + ", " + picture.levels().size() + " levels, nodes "
         + perLevel;
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--records", "20000", "--value-size", "200", "--memtable", "64KiB"));
+    }
   }
 
   private ParameterException usage(String message) {

@@ -1,5 +1,7 @@
 package io.iam.bench.cli;
 
+import io.iam.bench.cli.options.JsonOption;
+import io.iam.bench.cli.options.ProgressOption;
 import io.iam.bench.host.HostExperiment;
 import io.iam.bench.host.HostExperimentProvider;
 import io.iam.bench.host.HostPoint;
@@ -101,11 +103,9 @@ public final class HostExperimentCommand implements Callable<Integer> {
           + " the policy and makes --flushes flushes, and is reported and simulated on its own. Default: ${DEFAULT-VALUE}.")
   int nodes;
 
-  @Option(names = "--json", description = "Print the result as one JSON object on the last line.")
-  boolean json;
+  @Mixin JsonOption json = new JsonOption();
 
-  @Option(names = "--no-progress", description = "Do not draw a progress bar on stderr.")
-  boolean noProgress;
+  @Mixin ProgressOption progress = new ProgressOption();
 
   @Option(names = "--sweep", description = "Run every policy of --policies at every k of --ks, then every"
       + " baseline at its defaults, instead of one policy; needs --out.")
@@ -177,13 +177,13 @@ public final class HostExperimentCommand implements Callable<Integer> {
     String k = p.options().asStrings().get(PolicyChoice.K_KEY);
     HostSweepPlan.Point point = new HostSweepPlan.Point(p.name(), k == null ? null : Integer.valueOf(k));
     HostRun run;
-    try (Progress bar = Progress.over(host + " " + p.name(), flushes, "flushes", 0, !noProgress)) {
+    try (Progress bar = Progress.over(host + " " + p.name(), flushes, "flushes", 0, progress.enabled())) {
       run = experiment.run(spec(p), bar::stepTo);
     }
     HostPoint result = HostPoint.of(point, policyArgs::create, run);
     PrintWriter o = spec.commandLine().getOut();
     print(o, result);
-    if (json) {
+    if (json.enabled()) {
       last.add(Json.line(json(result)));
     }
     o.flush();
@@ -228,7 +228,8 @@ public final class HostExperimentCommand implements Callable<Integer> {
     List<String> failed = new ArrayList<>();
     long start = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(parallel, DaemonThreads.named("iam-host-sweep-"));
-    try (Progress bar = Progress.over(host + " sweep", (long) flushes * points.size(), "flushes", 0, !noProgress);
+    try (Progress bar =
+            Progress.over(host + " sweep", (long) flushes * points.size(), "flushes", 0, progress.enabled());
         BufferedWriter w = Files.newBufferedWriter(lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       List<Future<?>> running = new ArrayList<>();
       for (int i = 0; i < points.size(); i++) {
@@ -290,7 +291,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
     for (Path chart : HostSweepCharts.draw(out, host, all, subtitle)) {
       o.println("chart: " + chart);
     }
-    if (json) {
+    if (json.enabled()) {
       ObjectNode summary = Json.object();
       summary.put("host", host);
       summary.put("flushes", flushes);

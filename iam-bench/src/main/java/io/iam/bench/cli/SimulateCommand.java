@@ -1,6 +1,10 @@
 package io.iam.bench.cli;
 
 import io.iam.bench.cli.CliConverters.SizeRange;
+import io.iam.bench.cli.options.JsonOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.ProgressOption;
+import io.iam.bench.cli.options.SeedOption;
 import io.iam.bench.util.Progress;
 import io.iam.bench.util.SizeConverter;
 import io.iam.core.option.InvalidOptionsException;
@@ -13,6 +17,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,6 +29,7 @@ import picocli.CommandLine.Spec;
 /** {@code iam simulate}: one policy through the cost model, or the paper's sweep. */
 @Command(
     name = "simulate",
+    defaultValueProvider = SimulateCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
@@ -31,7 +37,7 @@ import picocli.CommandLine.Spec;
       "Simulates a merge policy in the bounded-depth paper's cost model and reports write"
           + " amplification, component counts and merges.",
       "Flushes arrive one at a time; after each, the policy may merge one contiguous run of"
-          + " components.",
+          + " components. --flush-random and --updates draw from --seed.",
       "With --sweep, runs the bounded-depth paper's policies for k in 3..10 plus reference"
           + " policies and writes sweep.csv, series.csv and charts to --out.",
       ""
@@ -71,9 +77,7 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Record length for --updates. Default: ${DEFAULT-VALUE}.")
   long recordSize;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-      description = "Seed of --flush-random and --updates. Default: ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption();
 
   @Option(names = "--accounting", paramLabel = "MODE", defaultValue = "model",
       converter = CliConverters.AccountingName.class,
@@ -83,13 +87,9 @@ public final class SimulateCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}.")
   Accounting accounting;
 
-  @Option(names = "--json",
-      description = "Also print the result as one JSON object on the last line of stdout.")
-  boolean json;
+  @Mixin JsonOption json = new JsonOption();
 
-  @Option(names = "--no-progress",
-      description = "Do not draw the progress bar (on stderr) for long runs.")
-  boolean noProgress;
+  @Mixin ProgressOption progress = new ProgressOption();
 
   @Option(names = "--sweep",
       description = "Run the paper's sweep instead of one policy (needs --out).")
@@ -131,17 +131,17 @@ public final class SimulateCommand implements Callable<Integer> {
     FlushStream stream;
     try {
       p = policyArgs.create();
-      stream = new StreamChoice(flushSize, flushRandom, updates, recordSize, seed).create();
+      stream = new StreamChoice(flushSize, flushRandom, updates, recordSize, seed.value()).create();
     } catch (InvalidOptionsException e) {
       throw usage(e.getMessage());
     }
     SimulationResult result;
-    try (Progress bar = Progress.flushes(p.name(), flushes, !noProgress)) {
+    try (Progress bar = Progress.flushes(p.name(), flushes, progress.enabled())) {
       result = new Simulator(p, stream, accounting, every, bar).run(flushes);
     }
     PrintWriter stdout = spec.commandLine().getOut();
     SimulationReport.print(stdout, result);
-    if (json) {
+    if (json.enabled()) {
       stdout.println(ResultJson.simulation(result));
     }
     stdout.flush();
@@ -162,10 +162,10 @@ public final class SimulateCommand implements Callable<Integer> {
       throw usage("--sweep-max-flushes " + sweepMaxFlushes + " is out of range: allowed 1 or more");
     }
     long cap = sweepMaxFlushes == null ? Long.MAX_VALUE : sweepMaxFlushes;
-    Sweep.Result r = new Sweep(flushSize, accounting, threads, cap, !noProgress).run(out);
+    Sweep.Result r = new Sweep(flushSize, accounting, threads, cap, progress.enabled()).run(out);
     PrintWriter stdout = spec.commandLine().getOut();
     SweepReport.print(stdout, r, threads, CliConverters.name(accounting));
-    if (json) {
+    if (json.enabled()) {
       stdout.println(ResultJson.sweep(out, r.outcomes().size(), r.elapsedMillis(), r.files()));
     }
     stdout.flush();
@@ -183,6 +183,13 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!wrong.isEmpty()) {
       String verb = wrong.size() == 1 ? " applies" : " apply";
       throw usage(String.join(", ", wrong) + (sweep ? " cannot be combined with --sweep" : verb + " only to --sweep"));
+    }
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--seed", "42"));
     }
   }
 

@@ -1,15 +1,20 @@
 package io.iam.bench.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.iam.bench.cli.options.JsonOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.SeedOption;
 import io.iam.bench.util.Json;
 import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.iam.TreeSimResult;
 import io.iam.core.tree.iam.TreeSimulator;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -18,13 +23,15 @@ import picocli.CommandLine.Spec;
 /** {@code iam simulate-tree}: the pure LSA/IAM tree simulator (metadata only), per-level write amplification. */
 @Command(
     name = "simulate-tree",
+    defaultValueProvider = SimulateTreeCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
       "Simulates an LSA-tree, IAM-tree or merging LSM-tree of nodes (metadata only, no files) and"
           + " reports write amplification per level.",
-      "Each flush is one memtable of --node-records uniformly random keys; a record counts as 1 byte.",
+      "Each flush is one memtable of --node-records uniformly random keys, drawn from --seed; a record counts"
+          + " as 1 byte.",
       ""
     })
 public final class SimulateTreeCommand implements Callable<Integer> {
@@ -60,13 +67,9 @@ public final class SimulateTreeCommand implements Callable<Integer> {
       description = "Number of memtable flushes to simulate. Default: ${DEFAULT-VALUE}.")
   long flushes;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-      description = "Seed of the random keys. Default: ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption();
 
-  @Option(names = "--json",
-      description = "Also print the result as one JSON object on the last line of stdout.")
-  boolean json;
+  @Mixin JsonOption json = new JsonOption();
 
   @Override
   public Integer call() {
@@ -82,14 +85,14 @@ public final class SimulateTreeCommand implements Callable<Integer> {
     Mode chosen = mode();
     TreeSimulator sim;
     try {
-      sim = new TreeSimulator(t, nodeRecords * RECORD_BYTES, RECORD_BYTES, chosen, seed);
+      sim = new TreeSimulator(t, nodeRecords * RECORD_BYTES, RECORD_BYTES, chosen, seed.value());
     } catch (IllegalArgumentException e) {
       throw usage("--t/--node-records: " + e.getMessage());
     }
     TreeSimResult r = sim.run(flushes);
     PrintWriter out = spec.commandLine().getOut();
     print(out, r);
-    if (json) {
+    if (json.enabled()) {
       out.println(json(r));
     }
     out.flush();
@@ -128,7 +131,7 @@ public final class SimulateTreeCommand implements Callable<Integer> {
     out.println("mode " + modeName()
         + (m != null ? " m=" + m + " k=" + k : "")
         + " | t " + t + " | node " + nodeRecords + " records"
-        + " | " + flushes + " flushes | seed " + seed);
+        + " | " + flushes + " flushes | seed " + seed.value());
     out.println();
     out.printf(Locale.ROOT, "%6s %8s %14s %10s %10s %9s%n",
         "level", "nodes", "bytes-written", "write-amp", "mean-seqs", "max-seqs");
@@ -161,7 +164,7 @@ public final class SimulateTreeCommand implements Callable<Integer> {
     o.put("t", t);
     o.put("nodeRecords", nodeRecords);
     o.put("flushes", flushes);
-    o.put("seed", seed);
+    o.put("seed", seed.value());
     Json.putFinite(o, "writeAmplification", r.totalWriteAmplification());
     Json.array(o, "levels", IntStream.rangeClosed(1, r.depth()).boxed().toList(), (l, level) -> {
       l.put("level", level);
@@ -179,5 +182,12 @@ public final class SimulateTreeCommand implements Callable<Integer> {
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--seed", "42"));
+    }
   }
 }

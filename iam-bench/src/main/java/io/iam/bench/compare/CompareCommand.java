@@ -1,9 +1,14 @@
 package io.iam.bench.compare;
 
+import io.iam.bench.cli.options.CacheOption;
+import io.iam.bench.cli.options.ClientThreadsOption;
+import io.iam.bench.cli.options.MemtableOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.ProgressOption;
+import io.iam.bench.cli.options.RecordsOption;
 import io.iam.bench.load.LoadTargets;
 import io.iam.bench.util.Dirs;
 import io.iam.bench.util.Progress;
-import io.iam.bench.util.SizeConverter;
 import io.iam.bench.ycsb.YcsbCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -26,13 +32,15 @@ import picocli.CommandLine.Spec;
 /** {@code iam compare}: {@code iam ycsb} for every engine and workload, each in a JVM of its own, in one report. */
 @Command(
     name = "compare",
+    defaultValueProvider = CompareCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
       "Runs 'iam ycsb --engine E --workload W' for every engine and workload, each in a new JVM of its own"
           + " (through the iam script if IAM_SCRIPT is set, so HBase and AsterixDB can be in one comparison),"
-          + " with the same records, operations, threads, memtable and cache for every engine; workload-major,"
+          + " with the same records, operations, threads, memtable and cache for every engine (a small memtable"
+          + " by default, so that the data spans several levels); workload-major,"
           + " the engines alternating, the whole sweep --repeat times with the engine order reversed on every"
           + " other sweep.",
       "Writes into --out: report.md and report.html (throughput normalized to --baseline, write amplification"
@@ -68,9 +76,7 @@ public final class CompareCommand implements Callable<Integer> {
       description = "Directory of the report, new or empty; created if missing.")
   Path out;
 
-  @Option(names = "--records", paramLabel = "N", defaultValue = DEFAULT_RECORDS,
-      description = "Records each run loads. Default: ${DEFAULT-VALUE}.")
-  long records;
+  @Mixin RecordsOption records = new RecordsOption();
 
   @Option(names = "--operations", paramLabel = "M", defaultValue = DEFAULT_OPERATIONS,
       description = "Operations of each workload's transaction phase. Default: ${DEFAULT-VALUE}.")
@@ -81,18 +87,11 @@ public final class CompareCommand implements Callable<Integer> {
           + ComparePlan.LONG_SCAN_DIVISOR + ".")
   Long gOperations;
 
-  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
-      description = "Client threads of each run. Default: ${DEFAULT-VALUE}.")
-  int threads;
+  @Mixin ClientThreadsOption threads = new ClientThreadsOption();
 
-  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "2MiB", converter = SizeConverter.class,
-      description = "Memtable capacity of every engine (small, so that the data spans several levels)."
-          + " Default: ${DEFAULT-VALUE}.")
-  long memtable;
+  @Mixin MemtableOption memtable = new MemtableOption();
 
-  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "8MiB", converter = SizeConverter.class,
-      description = "Block cache of every engine. Default: ${DEFAULT-VALUE}.")
-  long cache;
+  @Mixin CacheOption cache = new CacheOption();
 
   @Option(names = "--repeat", paramLabel = "R", defaultValue = "1",
       description = "Runs of the whole sweep; the report gives medians and the spread. Default: ${DEFAULT-VALUE}.")
@@ -113,8 +112,7 @@ public final class CompareCommand implements Callable<Integer> {
       description = "A store option given to every run (its -o), repeatable.")
   Map<String, String> engineOptions = new LinkedHashMap<>();
 
-  @Option(names = "--no-progress", description = "Do not draw the progress bar (on stderr).")
-  boolean noProgress;
+  @Mixin ProgressOption progress = new ProgressOption();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -128,7 +126,7 @@ public final class CompareCommand implements Callable<Integer> {
     Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     long startNanos = System.nanoTime();
     List<CompareSummary.Result> results = new ArrayList<>();
-    try (Progress bar = Progress.over("compare", runs.size(), " runs", 1, !noProgress)) {
+    try (Progress bar = Progress.over("compare", runs.size(), " runs", 1, progress.enabled())) {
       for (ComparePlan.Run run : runs) {
         String which = f("run %d/%d: %s, workload %s", run.index(), runs.size(), run.engine(), run.workload());
         bar.message(" " + which);
@@ -187,13 +185,13 @@ public final class CompareCommand implements Callable<Integer> {
     if (!es.contains(base)) {
       throw usage("--baseline: '" + baseline + "' is not one of --engines (" + String.join(", ", es) + ")");
     }
-    inRange("--records", records, 1);
+    inRange("--records", records.count(), 1);
     inRange("--operations", operations, 1);
     long g = gOperations != null ? gOperations : Math.max(1, operations / ComparePlan.LONG_SCAN_DIVISOR);
     inRange("--g-operations", g, 1);
-    inRange("--threads", threads, 1);
+    inRange("--threads", threads.count(), 1);
     inRange("--repeat", repeat, 1);
-    if (memtable < 1) {
+    if (memtable.bytes() < 1) {
       throw usage("--memtable must be at least 1 byte");
     }
     if ((policy != null || k != null) && es.stream().noneMatch(CompareCommand::takesPolicy)) {
@@ -203,9 +201,16 @@ public final class CompareCommand implements Callable<Integer> {
     Dirs.newOrEmptyProblem(out).ifPresent(problem -> {
       throw usage("--out: " + problem);
     });
-    ComparePlan.Budget budget =
-        new ComparePlan.Budget(records, operations, g, threads, memtable, cache, policy, k, engineOptions);
+    ComparePlan.Budget budget = new ComparePlan.Budget(records.count(), operations, g, threads.count(),
+        memtable.bytes(), cache.bytes(), policy, k, engineOptions);
     return new ComparePlan(es, ws, base, budget, repeat);
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--records", DEFAULT_RECORDS, "--threads", "1", "--memtable", "2MiB", "--cache", "8MiB"));
+    }
   }
 
   /** For a {@link PaperTest}, its {@code iam load} JSON read into a YCSB run's figures. */

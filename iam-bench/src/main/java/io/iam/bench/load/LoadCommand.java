@@ -1,21 +1,32 @@
 package io.iam.bench.load;
 
+import io.iam.bench.cli.options.BackgroundThreadsOption;
+import io.iam.bench.cli.options.CacheOption;
+import io.iam.bench.cli.options.JsonOption;
+import io.iam.bench.cli.options.LevelSizeOptions;
+import io.iam.bench.cli.options.MemtableOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.ProgressOption;
+import io.iam.bench.cli.options.RecordsOption;
+import io.iam.bench.cli.options.SeedOption;
+import io.iam.bench.cli.options.ValueSizeOption;
 import io.iam.bench.util.Dirs;
 import io.iam.bench.util.Jvm;
 import io.iam.bench.util.RunDir;
-import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,18 +39,20 @@ import picocli.CommandLine.TypeConversionException;
  */
 @Command(
     name = "load",
+    defaultValueProvider = LoadCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
       "Loads a store with YCSB-style records (keys 'user' + FNV-hashed record number, incompressible"
-          + " values) from one thread, waits for its background compactions, and reports throughput,"
-          + " put latency, write amplification per level (flushes + compactions over user bytes, WAL"
-          + " excluded) and disk size.",
+          + " values drawn from --seed) from one thread, waits for its background compactions, and reports"
+          + " throughput, put latency, write amplification per level (flushes + compactions over user bytes,"
+          + " WAL excluded) and disk size.",
       "Then, on the same store, optional phases in this order: --overwrites (puts of loaded keys, then"
           + " a settle; reports space amplification, disk bytes over live key plus value bytes, and write"
           + " amplification over the whole run), --reads (point reads of loaded keys, YCSB workload C"
-          + " style; a miss fails the command) and --scans (range scans from loaded keys).",
+          + " style; a miss fails the command) and --scans (range scans from loaded keys). The phases draw"
+          + " their keys from --seed.",
       "With --vs, runs the same load and phases with the same budgets on each listed store afterwards and"
           + " prints the ratios (--tree / each --vs store). A full garbage collection before each --vs store"
           + " keeps it from paying for the heap the store before it left.",
@@ -53,39 +66,21 @@ public final class LoadCommand implements Callable<Integer> {
       description = "Store to load: ${COMPLETION-CANDIDATES}.")
   String tree;
 
-  @Option(names = "--records", paramLabel = "N", defaultValue = "1000000",
-      description = "Records to insert. Default: ${DEFAULT-VALUE}.")
-  long records;
+  @Mixin RecordsOption records = new RecordsOption();
 
-  @Option(names = "--value-size", paramLabel = "SIZE", defaultValue = "1KiB", converter = SizeConverter.class,
-      description = "Bytes per value, e.g. 100, 1KiB. Default: ${DEFAULT-VALUE}.")
-  long valueSize;
+  @Mixin ValueSizeOption valueSize = new ValueSizeOption();
 
-  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "64MiB", converter = SizeConverter.class,
-      description = "Memtable capacity (RocksDB: write_buffer_size, 2 memtables). Default: ${DEFAULT-VALUE}.")
-  long memtable;
+  @Mixin MemtableOption memtable = new MemtableOption();
 
-  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "256MiB", converter = SizeConverter.class,
-      description = "Block cache capacity, index and filter blocks included. Default: ${DEFAULT-VALUE}.")
-  long cache;
+  @Mixin CacheOption cache = new CacheOption();
 
-  @Option(names = "--file-size", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "Target size of compaction output files. Default: the memtable size.")
-  Long fileSize;
-
-  @Option(names = "--level-base", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "Capacity of level 1 (max_bytes_for_level_base); each deeper level is 10 times the"
-          + " one above. Default: 5 x the memtable size, as in the IAM paper's leveled setup.")
-  Long levelBase;
+  @Mixin LevelSizeOptions levels = new LevelSizeOptions();
 
   @Option(names = "--bloom-bits", paramLabel = "N", defaultValue = "14",
       description = "Bloom filter bits per key. Default: ${DEFAULT-VALUE}.")
   int bloomBits;
 
-  @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
-      description = "Background threads for flushes and compactions (RocksDB: max_background_jobs;"
-          + " 1 gives one flush and one compaction thread). Default: ${DEFAULT-VALUE}.")
-  int threads;
+  @Mixin BackgroundThreadsOption threads = new BackgroundThreadsOption();
 
   @Option(names = "--order", paramLabel = "ORDER", defaultValue = "hash", converter = Order.class,
       description = "Key insert order: hash (YCSB's hashed inserts), sequential (keys arrive sorted) or random"
@@ -93,9 +88,7 @@ public final class LoadCommand implements Callable<Integer> {
           + " Default: ${DEFAULT-VALUE}.")
   KeyOrder order;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-      description = "Seed of the values and of the keys the phases choose. Default: ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption();
 
   @Option(names = "--overwrites", paramLabel = "N", defaultValue = "0",
       description = "After the load, put N more records: loaded keys drawn uniformly at random, fresh values"
@@ -150,14 +143,11 @@ public final class LoadCommand implements Callable<Integer> {
       description = "An option of IAM's embedded engine (docs/engine.md), set on the leveled, iam, lsa,"
           + " lsm-merge, lsbm, minmax and stack stores on top of the budgets above, e.g. -o mixed-level=3; repeatable. RocksDB"
           + " ignores them.")
-  java.util.Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
+  Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
 
-  @Option(names = "--json",
-      description = "Also print all results as one JSON object on the last line of stdout.")
-  boolean json;
+  @Mixin JsonOption json = new JsonOption();
 
-  @Option(names = "--no-progress", description = "Do not draw the progress bar (on stderr).")
-  boolean noProgress;
+  @Mixin ProgressOption progress = new ProgressOption();
 
   @Option(names = "--chart", paramLabel = "FILE",
       description = "Also draw write amplification per store, stacked by level, as a PNG in FILE.")
@@ -172,11 +162,11 @@ public final class LoadCommand implements Callable<Integer> {
     }
     LoadConfig config = config();
     Phases phases = phases();
-    if (records < 1) {
-      throw usage("--records " + records + " is out of range: allowed 1 or more");
+    if (records.count() < 1) {
+      throw usage("--records " + records.count() + " is out of range: allowed 1 or more");
     }
-    if (valueSize < 1 || valueSize > Integer.MAX_VALUE - 16) {
-      throw usage("--value-size " + valueSize + " is out of range: allowed 1 B to 2 GiB");
+    if (valueSize.bytes() < 1 || valueSize.bytes() > Integer.MAX_VALUE - 16) {
+      throw usage("--value-size " + valueSize.bytes() + " is out of range: allowed 1 B to 2 GiB");
     }
 
     PrintWriter out = spec.commandLine().getOut();
@@ -200,7 +190,7 @@ public final class LoadCommand implements Callable<Integer> {
       }
     }
     Files.createDirectories(oursDir);
-    RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, !noProgress);
+    RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, progress.enabled());
     LoadReport.print(out, ourResult);
     out.flush();
     List<RunResult> peerResults = new ArrayList<>();
@@ -208,7 +198,7 @@ public final class LoadCommand implements Callable<Integer> {
       Files.createDirectories(peerDirs.get(i));
       Jvm.releaseHeap();
       RunResult peerResult = LoadRunner.run(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), workload(),
-          phases, !noProgress);
+          phases, progress.enabled());
       LoadReport.print(out, peerResult);
       peerResults.add(peerResult);
       out.flush();
@@ -221,7 +211,7 @@ public final class LoadCommand implements Callable<Integer> {
       all.addAll(peerResults);
       out.println("chart: " + LoadChart.write(chart, all));
     }
-    if (json) {
+    if (json.enabled()) {
       out.println(LoadJson.of(ourResult, peerResults));
     }
     out.flush();
@@ -229,10 +219,10 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   private LoadWorkload workload() {
-    if (order == KeyOrder.RANDOM && records > Integer.MAX_VALUE) {
+    if (order == KeyOrder.RANDOM && records.count() > Integer.MAX_VALUE) {
       throw usage("--order random takes at most " + Integer.MAX_VALUE + " --records");
     }
-    return new LoadWorkload(records, (int) valueSize, order, seed);
+    return new LoadWorkload(records.count(), (int) valueSize.bytes(), order, seed.value());
   }
 
   private Phases phases() {
@@ -255,11 +245,11 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   private LoadConfig config() {
-    if (memtable < 1) {
+    if (memtable.bytes() < 1) {
       throw usage("--memtable must be at least 1 byte");
     }
-    if (threads < 1) {
-      throw usage("--threads " + threads + " is out of range: allowed 1 or more");
+    if (threads.count() < 1) {
+      throw usage("--threads " + threads.count() + " is out of range: allowed 1 or more");
     }
     if (bloomBits < 1) {
       throw usage("--bloom-bits " + bloomBits + " is out of range: allowed 1 or more");
@@ -267,16 +257,16 @@ public final class LoadCommand implements Callable<Integer> {
     if (settleTimeoutSeconds < 1) {
       throw usage("--settle-timeout " + settleTimeoutSeconds + " is out of range: allowed 1 or more");
     }
-    long files = fileSize == null ? memtable : fileSize;
-    long base = levelBase == null ? LoadConfig.DEFAULT_LEVEL_BASE_MEMTABLES * memtable : levelBase;
+    long files = levels.fileSize(memtable.bytes());
+    long base = levels.levelBase(memtable.bytes());
     if (files < 1) {
       throw usage("--file-size must be at least 1 byte");
     }
     if (base < 1) {
       throw usage("--level-base must be at least 1 byte");
     }
-    return new LoadConfig(tree, memtable, cache, bloomBits, files, base,
-        LoadConfig.DEFAULT_LEVEL_SIZE_MULTIPLIER, LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, threads, sync,
+    return new LoadConfig(tree, memtable.bytes(), cache.bytes(), bloomBits, files, base,
+        LoadConfig.DEFAULT_LEVEL_SIZE_MULTIPLIER, LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, threads.count(), sync,
         Duration.ofSeconds(settleTimeoutSeconds), engineOptions);
   }
 
@@ -293,6 +283,14 @@ public final class LoadCommand implements Callable<Integer> {
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--records", "1000000", "--value-size", "1KiB", "--memtable", "64MiB", "--cache", "256MiB",
+          "--threads", "1", "--seed", "42"));
+    }
   }
 
   /** The registered store names, for {@code ${COMPLETION-CANDIDATES}}. */

@@ -1,5 +1,13 @@
 package io.iam.bench.projections;
 
+import io.iam.bench.cli.options.BackgroundThreadsOption;
+import io.iam.bench.cli.options.CacheOption;
+import io.iam.bench.cli.options.JsonOption;
+import io.iam.bench.cli.options.LevelSizeOptions;
+import io.iam.bench.cli.options.MemtableOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.ProgressOption;
+import io.iam.bench.cli.options.SeedOption;
 import io.iam.bench.load.LoadCommand;
 import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadTarget;
@@ -7,7 +15,6 @@ import io.iam.bench.load.LoadTargets;
 import io.iam.bench.util.Dirs;
 import io.iam.bench.util.Jvm;
 import io.iam.bench.util.RunDir;
-import io.iam.bench.util.SizeConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -20,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -32,19 +40,21 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "projections",
+    defaultValueProvider = ProjectionsCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
       "The Min-Max paper's benchmark (Ton That et al., SSDBM 2021, section 5): a generated taxi-like trip stream"
-          + " (seeded; trips arrive in ID order, trip_distance and total_amount follow a stable distribution with"
-          + " drift, so they arrive nearly sorted) loaded as three projections, each into a store of its own:"
-          + " P1 keyed on the ID (29 columns), P2 on trip_distance (4 columns), P3 on total_amount (5 columns).",
+          + " (seeded by --seed; trips arrive in ID order, trip_distance and total_amount follow a stable"
+          + " distribution with drift, so they arrive nearly sorted) loaded as three projections, each into a"
+          + " store of its own: P1 keyed on the ID (29 columns), P2 on trip_distance (4 columns), P3 on"
+          + " total_amount (5 columns).",
       "For each store and projection it reports the load time, the bytes written by flushes and merges, the"
           + " bytes merges read and the number of merges (from the store's own counters), then runs the range"
-          + " queries of the paper's Table 4 at its selectivities and counts the data blocks each reads from"
-          + " table files (block-cache misses). Every query must return the records the stream holds in its"
-          + " range, or the command fails.",
+          + " queries of the paper's Table 4 at its selectivities, at places drawn from --seed, and counts the"
+          + " data blocks each reads from table files (block-cache misses). Every query must return the records"
+          + " the stream holds in its range, or the command fails.",
       ""
     })
 public final class ProjectionsCommand implements Callable<Integer> {
@@ -73,31 +83,15 @@ public final class ProjectionsCommand implements Callable<Integer> {
       description = "Range queries per Table 4 row (Q1 to Q5) and projection. Default: ${DEFAULT-VALUE}.")
   int queries;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-      description = "Seed of the stream and of the queries' places. Default: ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption();
 
-  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = "256KiB", converter = SizeConverter.class,
-      description = "Memtable capacity of each store (RocksDB: write_buffer_size, 2 memtables). Default:"
-          + " ${DEFAULT-VALUE}.")
-  long memtable;
+  @Mixin MemtableOption memtable = new MemtableOption();
 
-  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "1MiB", converter = SizeConverter.class,
-      description = "Block cache capacity of each store. Default: ${DEFAULT-VALUE}.")
-  long cache;
+  @Mixin CacheOption cache = new CacheOption();
 
-  @Option(names = "--file-size", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "Target size of compaction output files. Default: the memtable size.")
-  Long fileSize;
+  @Mixin LevelSizeOptions levels = new LevelSizeOptions();
 
-  @Option(names = "--level-base", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "Capacity of level 1; each deeper level is 10 times the one above. Default: 5 x the"
-          + " memtable size.")
-  Long levelBase;
-
-  @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
-      description = "Background threads for flushes and compactions. Default: ${DEFAULT-VALUE}.")
-  int threads;
+  @Mixin BackgroundThreadsOption threads = new BackgroundThreadsOption();
 
   @Option(names = {"-o", "--engine-option"}, paramLabel = "KEY=VALUE",
       description = "An option of IAM's embedded engine (docs/engine.md) on top of the budgets; repeatable."
@@ -120,11 +114,9 @@ public final class ProjectionsCommand implements Callable<Integer> {
       description = "Also write load.csv, queries.csv, load.png (Fig. 4-5) and query-io.png (Fig. 6) into DIR.")
   Path out;
 
-  @Option(names = "--json", description = "Also print all results as one JSON object on the last line of stdout.")
-  boolean json;
+  @Mixin JsonOption json = new JsonOption();
 
-  @Option(names = "--no-progress", description = "Do not draw the progress bars (on stderr).")
-  boolean noProgress;
+  @Mixin ProgressOption progress = new ProgressOption();
 
   @Override
   public Integer call() throws IOException {
@@ -144,11 +136,11 @@ public final class ProjectionsCommand implements Callable<Integer> {
     if (queries < 1) {
       throw usage("--queries " + queries + " is out of range: allowed 1 or more");
     }
-    if (cache < 1) {
+    if (cache.bytes() < 1) {
       throw usage("--cache must be at least 1 byte: the query I/O is counted as block-cache misses");
     }
     LoadConfig config = config();
-    TaxiTrips trips = new TaxiTrips(seed, disorder);
+    TaxiTrips trips = new TaxiTrips(seed.value(), disorder);
     Map<Projection, ProjectionsResult.Shape> stream = new EnumMap<>(Projection.class);
     for (Projection p : Projection.values()) {
       stream.put(p, ProjectionsResult.Shape.of(trips, p, records));
@@ -157,7 +149,7 @@ public final class ProjectionsCommand implements Callable<Integer> {
       Files.createDirectories(out);
     }
     PrintWriter stdout = spec.commandLine().getOut();
-    ProjectionsBench bench = new ProjectionsBench(trips, records, queries, !noProgress);
+    ProjectionsBench bench = new ProjectionsBench(trips, records, queries, progress.enabled());
     Map<String, List<ProjectionFigures>> results = new LinkedHashMap<>();
     try (RunDir runDir = RunDir.of(dir, "projections", keep, spec.commandLine().getErr(), "iam projections")) {
       for (Map.Entry<String, LoadTarget.Factory> store : factories.entrySet()) {
@@ -172,13 +164,13 @@ public final class ProjectionsCommand implements Callable<Integer> {
         results.put(store.getKey(), bench.run(store.getValue(), config.withTree(store.getKey()), storeDir));
       }
     }
-    ProjectionsResult result = new ProjectionsResult(records, seed, disorder, queries, config, stream, results);
+    ProjectionsResult result = new ProjectionsResult(records, seed.value(), disorder, queries, config, stream, results);
     ProjectionsReport.print(stdout, result);
     if (out != null) {
       ProjectionsReport.csv(out, result);
       ProjectionsCharts.write(out, result);
     }
-    if (json) {
+    if (json.enabled()) {
       stdout.println(ProjectionsReport.json(result));
     }
     stdout.flush();
@@ -186,17 +178,24 @@ public final class ProjectionsCommand implements Callable<Integer> {
   }
 
   private LoadConfig config() {
-    if (memtable < 1 || threads < 1 || settleTimeoutSeconds < 1) {
+    if (memtable.bytes() < 1 || threads.count() < 1 || settleTimeoutSeconds < 1) {
       throw usage("--memtable, --threads and --settle-timeout must be at least 1");
     }
-    long files = fileSize == null ? memtable : fileSize;
-    long base = levelBase == null ? LoadConfig.DEFAULT_LEVEL_BASE_MEMTABLES * memtable : levelBase;
+    long files = levels.fileSize(memtable.bytes());
+    long base = levels.levelBase(memtable.bytes());
     try {
-      return new LoadConfig(stores.get(0), memtable, cache, LoadConfig.DEFAULT_BLOOM_BITS_PER_KEY, files, base,
-          LoadConfig.DEFAULT_LEVEL_SIZE_MULTIPLIER, LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER, threads, false,
-          Duration.ofSeconds(settleTimeoutSeconds), engineOptions);
+      return new LoadConfig(stores.get(0), memtable.bytes(), cache.bytes(), LoadConfig.DEFAULT_BLOOM_BITS_PER_KEY,
+          files, base, LoadConfig.DEFAULT_LEVEL_SIZE_MULTIPLIER, LoadConfig.DEFAULT_LEVEL0_COMPACTION_TRIGGER,
+          threads.count(), false, Duration.ofSeconds(settleTimeoutSeconds), engineOptions);
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
+    }
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--seed", "42", "--memtable", "256KiB", "--cache", "1MiB", "--threads", "1"));
     }
   }
 

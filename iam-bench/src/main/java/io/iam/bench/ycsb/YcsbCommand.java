@@ -1,11 +1,17 @@
 package io.iam.bench.ycsb;
 
+import io.iam.bench.cli.options.CacheOption;
+import io.iam.bench.cli.options.ClientThreadsOption;
+import io.iam.bench.cli.options.JsonOption;
+import io.iam.bench.cli.options.MemtableOption;
+import io.iam.bench.cli.options.OptionDefaults;
+import io.iam.bench.cli.options.ProgressOption;
+import io.iam.bench.cli.options.RecordsOption;
 import io.iam.bench.load.LoadCommand;
 import io.iam.bench.load.LoadConfig;
 import io.iam.bench.load.LoadTargets;
 import io.iam.bench.util.Dirs;
 import io.iam.bench.util.RunDir;
-import io.iam.bench.util.SizeConverter;
 import io.iam.core.policy.PolicyOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,13 +35,15 @@ import site.ycsb.WorkloadException;
 /** {@code iam ycsb}: a YCSB core workload on one store, YCSB's own workload code driving it. */
 @Command(
     name = "ycsb",
+    defaultValueProvider = YcsbCommand.Defaults.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Runs a YCSB workload on a store: YCSB's load phase (--records inserts of 1 KiB records, 10 fields of"
-          + " 100 B), then its transaction phase (--operations operations of the workload's mix), both by"
-          + " YCSB 0.17.0's CoreWorkload from --threads client threads sharing the store.",
+      "Runs a YCSB workload on a store: YCSB's load phase (--records inserts, YCSB's recordcount, of 1 KiB"
+          + " records, 10 fields of 100 B), then its transaction phase (--operations operations of the"
+          + " workload's mix), both by YCSB 0.17.0's CoreWorkload from --threads client threads sharing the"
+          + " store. --memtable sets the store's memtable; its other budgets are iam load's defaults for it.",
       "Workloads a-f are YCSB's own files; g is the IAM paper's (section 6.5): 95%% scans of 1-10,000"
           + " records, 5%% inserts; 'load' runs the load phase alone.",
       "Reports throughput, latency per operation type (p50, p95, p99, p99.9, max), write amplification"
@@ -54,28 +63,17 @@ public final class YcsbCommand implements Callable<Integer> {
       description = "Workload: ${COMPLETION-CANDIDATES}.")
   String workload;
 
-  @Option(names = "--records", paramLabel = "N", defaultValue = "100000",
-      description = "Records the load phase inserts (recordcount). Default: ${DEFAULT-VALUE}.")
-  long records;
+  @Mixin RecordsOption records = new RecordsOption();
 
   @Option(names = "--operations", paramLabel = "M", defaultValue = "100000",
       description = "Operations of the transaction phase (operationcount). Default: ${DEFAULT-VALUE}.")
   long operations;
 
-  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
-      description = "Client threads (threadcount). Default: ${DEFAULT-VALUE}.")
-  int threads;
+  @Mixin ClientThreadsOption threads = new ClientThreadsOption();
 
-  @Option(names = "--memtable", paramLabel = "SIZE", defaultValue = StoreDb.DEFAULT_MEMTABLE,
-      converter = SizeConverter.class,
-      description = "Memtable capacity (RocksDB: write_buffer_size, 2 memtables); the other budgets are"
-          + " iam load's defaults for it. Default: ${DEFAULT-VALUE}.")
-  long memtable;
+  @Mixin MemtableOption memtable = new MemtableOption();
 
-  @Option(names = "--cache", paramLabel = "SIZE", defaultValue = StoreDb.DEFAULT_CACHE,
-      converter = SizeConverter.class,
-      description = "Block cache capacity, index and filter blocks included. Default: ${DEFAULT-VALUE}.")
-  long cache;
+  @Mixin CacheOption cache = new CacheOption();
 
   @Option(names = "--policy", paramLabel = "NAME",
       description = "The merge policy of an HBase or AsterixDB store (`iam policies` lists them); the"
@@ -99,11 +97,9 @@ public final class YcsbCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "Keep the temporary data directory.")
   boolean keep;
 
-  @Option(names = "--json", description = "Also print the results as one JSON object on the last line of stdout.")
-  boolean json;
+  @Mixin JsonOption json = new JsonOption();
 
-  @Option(names = "--no-progress", description = "Do not draw the progress bars (on stderr).")
-  boolean noProgress;
+  @Mixin ProgressOption progress = new ProgressOption();
 
   @Override
   public Integer call() throws IOException, DBException, WorkloadException {
@@ -114,10 +110,10 @@ public final class YcsbCommand implements Callable<Integer> {
     if (!workloadNames().contains(w)) {
       throw usage("--workload: unknown workload '" + workload + "'; available: " + String.join(", ", workloadNames()));
     }
-    inRange("--records", records, 1);
+    inRange("--records", records.count(), 1);
     inRange("--operations", operations, w.equals(YcsbSpec.LOAD_ONLY) ? 0 : 1);
-    inRange("--threads", threads, 1);
-    if (memtable < 1) {
+    inRange("--threads", threads.count(), 1);
+    if (memtable.bytes() < 1) {
       throw usage("--memtable must be at least 1 byte");
     }
     if (dir != null) {
@@ -128,10 +124,10 @@ public final class YcsbCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (RunDir runDir = RunDir.of(dir, "ycsb", keep, err, "iam ycsb")) {
-      YcsbResult r = YcsbRunner.run(new YcsbSpec(engine, w, records, operations, threads, runDir.path(), memtable,
-          cache, options()), !noProgress);
+      YcsbResult r = YcsbRunner.run(new YcsbSpec(engine, w, records.count(), operations, threads.count(),
+          runDir.path(), memtable.bytes(), cache.bytes(), options()), progress.enabled());
       YcsbReport.print(out, r);
-      if (json) {
+      if (json.enabled()) {
         out.println(YcsbReport.json(r));
       }
       out.flush();
@@ -175,6 +171,14 @@ public final class YcsbCommand implements Callable<Integer> {
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The defaults of the options from {@link io.iam.bench.cli.options}. */
+  static final class Defaults extends OptionDefaults {
+    Defaults() {
+      super(Map.of("--records", "100000", "--threads", "1", "--memtable", StoreDb.DEFAULT_MEMTABLE,
+          "--cache", StoreDb.DEFAULT_CACHE));
+    }
   }
 
   /** The workload names {@code --workload} takes: {@code a} … {@code g}, then {@code load}. */
