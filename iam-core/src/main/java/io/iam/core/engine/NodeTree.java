@@ -57,8 +57,6 @@ import java.util.function.LongSupplier;
  */
 final class NodeTree {
 
-  /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
-  private static final int CUT_DIVISOR = 5;
   /**
    * The most bytes of records a node job holds in memory to read its node's files once
    * ({@link Source#entries}): a sixteenth of the heap, at most 256 MiB. A larger node is read again
@@ -762,7 +760,7 @@ final class NodeTree {
       try (MergingIterator merged = new MergingIterator(cmp, inputs)) {
         merged.seekToFirst();
         List<FileMeta> files = writer.writeNodes(merged, io.smallestSnapshot(), leaf, io.newFileNumber(),
-            cut ? capacity / CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
+            cut ? capacity / FlushPlanner.CUT_DIVISOR : Long.MAX_VALUE, capacityFor(cut ? capacity : w.share() + child.bytes()),
             io.outputs(), io.limiter(), rule.fillsWholeNode(job.level() + 1, w.mode()), slots);
         return ChildResult.of(action, files, child.bytes());
       }

@@ -64,6 +64,12 @@ public final class FlushPlanner {
    */
   public static final int LEVEL_ONE_HARD_LIMIT = 2;
 
+  /**
+   * A merge-and-cut cuts a full leaf into new leaves of about C_t / {@value} (§4.2.1): the one
+   * rule the embedded engine, the HBase engine and the tree simulator all cut by.
+   */
+  public static final int CUT_DIVISOR = 5;
+
   private FlushPlanner() {}
 
   /** Whether a level-1 node holding {@code bytes} must flush before it takes another memtable. */

@@ -248,7 +248,7 @@ public final class TreeSimulator {
       }
       case MERGE_AND_CUT -> {
         write(child.level(), bytes(all));
-        int pieces = (int) Math.max(1, Math.round(bytes(all) / (capacity / 5.0)));
+        int pieces = (int) Math.max(1, Math.round(bytes(all) / (capacity / (double) FlushPlanner.CUT_DIVISOR)));
         int from = 0;
         for (int p = 1; p <= pieces && from < all.length; p++) {
           int to = p == pieces ? all.length : Math.max(from + 1, (int) ((long) all.length * p / pieces));

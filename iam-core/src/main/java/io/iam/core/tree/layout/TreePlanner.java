@@ -40,9 +40,6 @@ public final class TreePlanner {
   /** A runaway guard on the number of levels. */
   static final int MAX_DEPTH = 20;
 
-  /** A merge-and-cut cuts a full leaf into new leaves of about C_t / 5 (§4.2.1). */
-  static final int CUT_DIVISOR = 5;
-
   private final int fanout;
   private final long capacity;
   private final Function<long[], Mode> modes;
@@ -349,7 +346,7 @@ public final class TreePlanner {
         long before = x.bytes() - data.get(data.size() - 1).bytes();
         List<F> inputs = x.files().stream().map(Sequence::file).toList();
         if (shape.isLeaf(1) && before >= capacity) {
-          Target cut = new Target(Target.NEW, 1, x.lo(), x.hi(), null, null, false, capacity / CUT_DIVISOR);
+          Target cut = new Target(Target.NEW, 1, x.lo(), x.hi(), null, null, false, capacity / FlushPlanner.CUT_DIVISOR);
           Optional<NodePlan<F>> plan = ifFree(new NodePlan<>("cut", inputs, List.of(cut), depth, mode));
           if (plan.isPresent()) {
             return plan;
@@ -432,7 +429,7 @@ public final class TreePlanner {
           }
           case MERGE_AND_CUT -> {
             addFiles(c, inputs);
-            targets.add(new Target(Target.NEW, childLevel, lo, hi, lower, upper, false, capacity / CUT_DIVISOR));
+            targets.add(new Target(Target.NEW, childLevel, lo, hi, lower, upper, false, capacity / FlushPlanner.CUT_DIVISOR));
           }
         }
       }

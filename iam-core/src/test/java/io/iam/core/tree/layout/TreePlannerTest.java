@@ -1,5 +1,6 @@
 package io.iam.core.tree.layout;
 
+import io.iam.core.tree.iam.FlushPlanner;
 import static io.iam.core.tree.layout.TreeLayoutTest.file;
 import static io.iam.core.tree.layout.TreeLayoutTest.row;
 import static io.iam.core.tree.layout.TreeLayoutTest.tag;
@@ -183,7 +184,7 @@ class TreePlannerTest {
         file("f2", new NodeTag(1, 1, row("a"), row("z"), 2, 1), "b", "y", 10)));
     NodePlan<String> plan = lsa.next(layout).orElseThrow();
     assertEquals("cut", plan.kind());
-    assertEquals(C / TreePlanner.CUT_DIVISOR, plan.targets().get(0).cutBytes());
+    assertEquals(C / FlushPlanner.CUT_DIVISOR, plan.targets().get(0).cutBytes());
     assertEquals(Target.NEW, plan.targets().get(0).node());
   }
 
