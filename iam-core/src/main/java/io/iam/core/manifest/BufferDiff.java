@@ -21,6 +21,9 @@ import java.util.Map;
 public record BufferDiff(List<Added> added, List<Removal> removed, Map<Long, List<BufferFile>> sourcesSet,
     List<Long> sourcesDropped) {
 
+  /** No change. */
+  public static final BufferDiff NONE = new BufferDiff(List.of(), List.of(), Map.of(), List.of());
+
   /** A file that entered the list of {@code level}. */
   public record Added(int level, FileMeta file) {}
 

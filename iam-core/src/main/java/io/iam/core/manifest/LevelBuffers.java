@@ -1,5 +1,7 @@
 package io.iam.core.manifest;
 
+import java.util.List;
+
 /**
  * What a {@link Version} keeps beside its levels for a tree that buffers files next to them
  * (tree=lsbm's compaction buffer lists B_i), without the manifest knowing that tree: the version
@@ -12,7 +14,10 @@ public interface LevelBuffers {
   /** An in-memory change a tree puts in a {@link VersionEdit}; only its own buffers read it. */
   interface Update {}
 
-  /** No buffers: every update and diff is refused, and a version holds this for other trees. */
+  /**
+   * No buffers, what a version holds for the other trees: nothing changes and nothing is recorded;
+   * an update or a recorded change is refused.
+   */
   LevelBuffers NONE = new LevelBuffers() {
     @Override
     public LevelBuffers apply(Update update) {
@@ -21,7 +26,7 @@ public interface LevelBuffers {
 
     @Override
     public BufferDiff diff(LevelBuffers before) {
-      return new BufferDiff(java.util.List.of(), java.util.List.of(), java.util.Map.of(), java.util.List.of());
+      return BufferDiff.NONE;
     }
 
     @Override
@@ -30,8 +35,8 @@ public interface LevelBuffers {
     }
 
     @Override
-    public java.util.List<FileMeta> allFiles() {
-      return java.util.List.of();
+    public List<FileMeta> allFiles() {
+      return List.of();
     }
 
     @Override
@@ -41,7 +46,7 @@ public interface LevelBuffers {
   };
 
   /** Every file the buffers hold: they are live, as the levels' files are. */
-  java.util.List<FileMeta> allFiles();
+  List<FileMeta> allFiles();
 
   /** The buffers after {@code update}. */
   LevelBuffers apply(Update update);

@@ -44,9 +44,16 @@ public final class DeferredStartScanner extends StoreFileScanner {
     this.placeholder = reader.getFirstKey().map(PrivateCellUtil::createFirstOnRow).orElse(null);
   }
 
-  /** Whether a seek to {@code key} can wait: its row is before the file's first row. */
-  private boolean canDefer(Cell key) {
-    return !seeking && placeholder != null && comparator.compareRows(key, placeholder) < 0;
+  /**
+   * Remembers a seek to {@code key} instead of doing it, if it can wait: no real seek is under way
+   * and its row is before the file's first row. Returns whether it did.
+   */
+  private boolean deferred(Cell key) {
+    if (seeking || placeholder == null || comparator.compareRows(key, placeholder) >= 0) {
+      return false;
+    }
+    deferred = key;
+    return true;
   }
 
   @Override
@@ -56,13 +63,7 @@ public final class DeferredStartScanner extends StoreFileScanner {
 
   @Override
   public boolean seek(Cell key) throws IOException {
-    if (canDefer(key)) {
-      deferred = key;
-      return true;
-    }
-    deferred = null;
-    positioned = true;
-    return super.seek(key);
+    return deferred(key) || real(() -> super.seek(key));
   }
 
   @Override
@@ -71,19 +72,12 @@ public final class DeferredStartScanner extends StoreFileScanner {
       // Never positioned since the deferred seek: a reseek is a seek.
       return seek(key);
     }
-    positioned = true;
-    return super.reseek(key);
+    return real(() -> super.reseek(key));
   }
 
   @Override
   public boolean requestSeek(Cell key, boolean forward, boolean useBloom) throws IOException {
-    if (canDefer(key)) {
-      deferred = key;
-      return true;
-    }
-    deferred = null;
-    positioned = true;
-    return super.requestSeek(key, forward, useBloom);
+    return deferred(key) || real(() -> super.requestSeek(key, forward, useBloom));
   }
 
   @Override
@@ -93,19 +87,14 @@ public final class DeferredStartScanner extends StoreFileScanner {
 
   @Override
   public void enforceSeek() throws IOException {
-    seeking = true;
-    positioned = true;
-    try {
-      if (deferred != null) {
-        Cell key = deferred;
-        deferred = null;
-        super.seek(key);
-      } else {
-        super.enforceSeek();
+    Cell key = deferred;
+    real(() -> {
+      if (key != null) {
+        return super.seek(key);
       }
-    } finally {
-      seeking = false;
-    }
+      super.enforceSeek();
+      return true;
+    });
   }
 
   @Override
@@ -123,28 +112,32 @@ public final class DeferredStartScanner extends StoreFileScanner {
 
   @Override
   public boolean seekToPreviousRow(Cell key) throws IOException {
-    return undeferred(() -> super.seekToPreviousRow(key));
+    return real(() -> super.seekToPreviousRow(key));
   }
 
   @Override
   public boolean seekToLastRow() throws IOException {
-    return undeferred(super::seekToLastRow);
+    return real(super::seekToLastRow);
   }
 
   @Override
   public boolean backwardSeek(Cell key) throws IOException {
-    return undeferred(() -> super.backwardSeek(key));
+    return real(() -> super.backwardSeek(key));
   }
 
-  /** Runs a reverse-scan move as HBase's scanner does: nothing deferred before or during it. */
-  private boolean undeferred(Move move) throws IOException {
+  /**
+   * Runs a positioning call of HBase's scanner for real: what was deferred is dropped (the call
+   * positions the file itself), and nothing it calls back into is deferred.
+   */
+  private boolean real(Move move) throws IOException {
+    boolean outer = seeking;
     deferred = null;
     seeking = true;
     positioned = true;
     try {
       return move.run();
     } finally {
-      seeking = false;
+      seeking = outer;
     }
   }
 
