@@ -26,6 +26,8 @@ import java.util.TreeMap;
  *       store gets a fresh table of this name (with {@code _2}, {@code _3}, ... if taken).
  *   <li>{@value #REGION_SPLITS}: {@code true} keeps HBase's region split policy; default {@code false},
  *       {@code DisabledRegionSplitPolicy}, so one region's store sees every write.
+ *   <li>{@value #BLOCKING_STORE_FILES}{@code =N}: the family's {@code hbase.hstore.blockingStoreFiles}
+ *       (at least 1); without it the store's choice below, else HBase's default of 16.
  * </ul>
  *
  * <p>The policy, with one key:
@@ -64,6 +66,7 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
   public static final String REGION_SPLITS = "region-splits";
   public static final String TREE = EngineSettings.TREE.key();
   public static final String ENGINE = "engine";
+  public static final String BLOCKING_STORE_FILES = "blocking-store-files";
   /** {@code hbase.hstore.blockingStoreFiles} for the stripe engine. */
   static final int STRIPE_BLOCKING_STORE_FILES = 100;
   /** HBase's stripe store engine. */
@@ -87,7 +90,19 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
     Optional<String> zookeeper = Optional.ofNullable(rest.remove(ZOOKEEPER)).map(String::trim);
     String table = Optional.ofNullable(rest.remove(TABLE)).map(String::trim).orElse(DEFAULT_TABLE);
     String splits = Optional.ofNullable(rest.remove(REGION_SPLITS)).map(String::trim).orElse("false");
+    String blockingGiven = rest.remove(BLOCKING_STORE_FILES);
     List<String> problems = new ArrayList<>();
+    int blockingOption = 0;
+    if (blockingGiven != null) {
+      try {
+        blockingOption = Integer.parseInt(blockingGiven.trim());
+      } catch (NumberFormatException e) {
+        blockingOption = -1;
+      }
+      if (blockingOption < 1) {
+        problems.add(BLOCKING_STORE_FILES + "='" + blockingGiven + "': a whole number of files, at least 1");
+      }
+    }
     if (zookeeper.isPresent() && zookeeper.get().isEmpty()) {
       problems.add(ZOOKEEPER + "='': give host:port[,host:port...]");
     }
@@ -145,7 +160,8 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
       throw new InvalidOptionsException("invalid hbase store options", List.of("options " + rest.keySet()
           + " need a policy: " + LoadConfig.POLICY + "=NAME (or --policy) or " + TREE + "=iam|lsa|lsm-merge"));
     }
-    return new HBaseOptions(zookeeper, table, Boolean.parseBoolean(splits), family, blocking);
+    return new HBaseOptions(zookeeper, table, Boolean.parseBoolean(splits), family,
+        blockingOption > 0 ? blockingOption : blocking);
   }
 
   /** Whether the store runs on the in-process mini cluster. */

@@ -57,4 +57,14 @@ class HBasePresetsTest {
     assertTrue(unknown.getMessage().contains("engine='date-tiered': default or stripe"), unknown.getMessage());
     assertEquals(Map.of(), HBaseOptions.parse(Map.of("engine", "default")).familyConfiguration());
   }
+
+  @Test
+  void theBlockingCountCanBeGivenForAnyEngineAndIsChecked() {
+    assertEquals(40, HBaseOptions.parse(Map.of("policy", "binomial", "blocking-store-files", "40")).blockingStoreFiles());
+    assertEquals(8, HBaseOptions.parse(Map.of("engine", "stripe", "blocking-store-files", "8")).blockingStoreFiles());
+    assertEquals(0, HBaseOptions.parse(Map.of()).blockingStoreFiles(), "HBase's own default");
+    InvalidOptionsException bad = assertThrows(InvalidOptionsException.class,
+        () -> HBaseOptions.parse(Map.of("blocking-store-files", "0")));
+    assertTrue(bad.getMessage().contains("blocking-store-files='0'"), bad.getMessage());
+  }
 }
