@@ -94,6 +94,25 @@ class ArchitectureTest {
         .check(core);
   }
 
+  /**
+   * The store knows no tree by name: everything that depends on the tree goes through the {@code
+   * StoreTree} seam ({@code StoreTrees} picks the implementation), so a new tree never touches it.
+   * It uses no tree's executor, planner or picker, and names no {@link io.iam.core.engine.TreeKind}
+   * constant.
+   */
+  @Test
+  void theStoreKnowsNoTreeByName() {
+    var rule = noClasses().that().haveFullyQualifiedName(io.iam.core.engine.IamStore.class.getName())
+        .should().dependOnClassesThat().haveNameMatching("io\\.iam\\.core\\.engine\\.(NodeTree|NodeJob|NodeStoreTree"
+            + "|LeveledStoreTree|LsbmStoreTree|LsbmBuffer|MinMaxStoreTree|MinMaxEngine|StackStoreTree|StackEngine)(\\$.*)?")
+        .orShould().dependOnClassesThat().resideInAnyPackage("io.iam.core.tree..", "io.iam.core.minmax..",
+            "io.iam.core.policy..");
+    for (io.iam.core.engine.TreeKind kind : io.iam.core.engine.TreeKind.values()) {
+      rule = rule.orShould().accessField(io.iam.core.engine.TreeKind.class, kind.name());
+    }
+    rule.check(core);
+  }
+
   /** No two packages of iam-core import each other, directly or through others. */
   @Test
   void packagesHaveNoCycles() {

@@ -31,7 +31,7 @@ final class StatsReport {
     sb.append(String.format("%-6s %7d %12s %12s %12s %12s %8.2f%n", "Sum",
         levels.stream().mapToInt(List::size).sum(), human(store.diskBytes()), "",
         human(s.flushBytes() + s.compactionBytesWritten()), "", s.writeAmplification()));
-    NodeTree tree = store.nodeTree();
+    NodeTree tree = StoreTrees.nodeTree(store);
     if (tree != null) {
       sb.append(String.format("%-6s %7s %10s %10s %10s%n", "Level", "Nodes", "Sequences", "Mean seq", "Max seq"));
       List<List<NodeMeta>> nodes = store.nodes();
@@ -45,9 +45,9 @@ final class StatsReport {
       sb.append(String.format("tree %s, depth %d, %s%n", StoreOptions.TREE.type().format(store.tree()), store.depth(),
           describe(tree.currentMode(), store.depth())));
     }
-    io.iam.core.tree.lsbm.CompactionBuffer buffer = store.compactionBuffer();
+    io.iam.core.tree.lsbm.CompactionBuffer buffer = StoreTrees.compactionBuffer(store);
     if (store.tree() == TreeKind.LSBM) {
-      if (store.gearLevels()) {
+      if (StoreTrees.gearLevels(store)) {
         StringBuilder halves = new StringBuilder("gear levels:");
         int last = GearPicker.lastLogical(levels.size());
         for (int i = 1; i <= last; i++) {
@@ -68,7 +68,7 @@ final class StatsReport {
           s.bufferLookups.sum(), s.bufferHits(), s.bufferFallbacks.sum(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
           s.bufferPaced(), s.bufferTrimmed(), s.bufferTrims.sum()));
     }
-    MinMaxEngine minmax = store.minmax();
+    MinMaxEngine minmax = StoreTrees.minmax(store);
     if (minmax != null) {
       List<FileMeta> buckets = store.levels().get(0);
       sb.append(String.format("min-max: %d buckets (%s), %d cached entries, at most %d buckets share a key; "
@@ -78,7 +78,7 @@ final class StatsReport {
           s.asMap().get("minmax.buckets-per-point-read").doubleValue(),
           s.asMap().get("minmax.buckets-per-range-read").doubleValue()));
     }
-    StackEngine stack = store.stack();
+    StackEngine stack = StoreTrees.stack(store);
     if (stack != null) {
       List<FileMeta> runs = store.levels().get(0);
       sb.append(String.format("stack: policy %s, %d runs (%s), the largest holding %d flushes; %d merges read %d runs%n",
@@ -115,7 +115,7 @@ final class StatsReport {
       m.put("level." + level + ".cached-blocks", numbers.stream().mapToLong(store.blockCache()::residentBlocks).sum());
       m.put("level." + level + ".cached-bytes", numbers.stream().mapToLong(store.blockCache()::residentBytes).sum());
     }
-    NodeTree tree = store.nodeTree();
+    NodeTree tree = StoreTrees.nodeTree(store);
     if (tree != null) {
       List<List<NodeMeta>> nodes = store.nodes();
       m.put("tree.depth", store.depth());
@@ -128,7 +128,7 @@ final class StatsReport {
         m.put("level." + level + ".max-sequences", l.stream().mapToInt(NodeMeta::sequences).max().orElse(0));
       }
     }
-    io.iam.core.tree.lsbm.CompactionBuffer buffer = store.compactionBuffer();
+    io.iam.core.tree.lsbm.CompactionBuffer buffer = StoreTrees.compactionBuffer(store);
     for (int level = 1; level < buffer.numLevels() && store.tree() == TreeKind.LSBM; level++) {
       List<Long> numbers = buffer.files(level).stream().map(b -> b.fileNumber()).toList();
       m.put("buffer." + level + ".files", numbers.size());
@@ -136,7 +136,7 @@ final class StatsReport {
       m.put("buffer." + level + ".cached-blocks", numbers.stream().mapToLong(store.blockCache()::residentBlocks).sum());
       m.put("buffer." + level + ".frozen", buffer.frozen(level) ? 1 : 0);
     }
-    MinMaxEngine minmax = store.minmax();
+    MinMaxEngine minmax = StoreTrees.minmax(store);
     if (minmax != null) {
       m.put("minmax.buckets", levels.get(0).size());
       m.put("minmax.bucket-bytes", levels.get(0).stream().mapToLong(FileMeta::fileSize).sum());

@@ -217,7 +217,7 @@ class FaultInjectionTest {
       live.clear();
       onDisk.clear();
       store.levels().forEach(level -> level.stream().map(FileMeta::fileNumber).forEach(live::add));
-      store.compactionBuffer().allFiles().forEach(f -> live.add(f.fileNumber()));
+      StoreTrees.compactionBuffer(store).allFiles().forEach(f -> live.add(f.fileNumber()));
       for (Path p : fs.list(dir)) {
         OptionalLong n = StoreFiles.tableNumber(p);
         n.ifPresent(onDisk::add);

@@ -97,7 +97,7 @@ class LsbmCrashTest {
       maybe.add(last + 1);
       next = last + 1000; // the maybe batch keeps its own numbers
       try (IamStore store = IamStore.open(dir, options())) {
-        recoveredBuffer |= !store.compactionBuffer().isEmpty();
+        recoveredBuffer |= !StoreTrees.compactionBuffer(store).isEmpty();
         for (int i = 0; i < KEYS; i++) {
           check(i, store.get(key(i)), acked, maybe, "round " + round + " get (acknowledged " + ranges + ")");
         }

@@ -94,7 +94,7 @@ class LsbmModelTest {
             StoreModelTest.assertValue(snapModel.get(key), store.get(key, ReadOptions.at(snap)), at + ": snapshot get " + str(key));
           }
         } else if (op < 95) {
-          store.trimCompactionBuffer();
+          store.runMaintenance();
         } else if (op < 99) {
           if (random.nextInt(10) == 0) {
             store.flushAndSettle();

@@ -90,14 +90,14 @@ class LsbmStoreTest {
   }
 
   private static Set<Long> bufferNumbers(IamStore store) {
-    return store.compactionBuffer().allFiles().stream().map(FileMeta::fileNumber).collect(Collectors.toSet());
+    return StoreTrees.compactionBuffer(store).allFiles().stream().map(FileMeta::fileNumber).collect(Collectors.toSet());
   }
 
   @Test
   void bufferedMergesKeepTheMergedFiles(@TempDir Path dir) throws Exception {
     try (IamStore store = IamStore.open(dir, leveledLayout(Map.of()))) {
       TreeMap<byte[], byte[]> model = load(store, 1);
-      CompactionBuffer buffer = store.compactionBuffer();
+      CompactionBuffer buffer = StoreTrees.compactionBuffer(store);
       System.out.println(store.describe());
       assertFalse(buffer.isEmpty(), "compactions appended their inputs to the buffer: " + buffer);
       assertTrue(store.statistics().bufferAppends() > 0);
@@ -128,7 +128,7 @@ class LsbmStoreTest {
       for (int round = 1; round <= 6; round++) {
         // change keys that sit in buffer files now: their buffered copies become stale
         List<BufferFile> buffered = new ArrayList<>();
-        CompactionBuffer buffer = store.compactionBuffer();
+        CompactionBuffer buffer = StoreTrees.compactionBuffer(store);
         for (int level = 1; level < buffer.numLevels(); level++) {
           buffered.addAll(buffer.files(level));
         }
@@ -283,7 +283,7 @@ class LsbmStoreTest {
     OptionValues options = options(Map.of("lsbm-buffer-fraction", "0.5", "lsbm-freeze-shrink", "1"));
     try (IamStore store = IamStore.open(dir, options)) {
       TreeMap<byte[], byte[]> model = load(store, 3);
-      CompactionBuffer buffer = store.compactionBuffer();
+      CompactionBuffer buffer = StoreTrees.compactionBuffer(store);
       for (int level = 1; level < buffer.numLevels(); level++) {
         long cap = budget(options, GearPicker.logical(level)) / 2; // each half of a gear level has the level's cap at most
         assertTrue(buffer.bytes(level) <= cap, "B" + level + " holds " + buffer.bytes(level) + " > cap " + cap);
@@ -348,7 +348,7 @@ class LsbmStoreTest {
   }
 
   private static List<List<Long>> bufferLists(IamStore store) {
-    CompactionBuffer b = store.compactionBuffer();
+    CompactionBuffer b = StoreTrees.compactionBuffer(store);
     List<List<Long>> out = new ArrayList<>();
     for (int level = 0; level < b.numLevels(); level++) {
       out.add(b.files(level).stream().map(BufferFile::fileNumber).toList());
@@ -363,14 +363,14 @@ class LsbmStoreTest {
       Set<Long> before = bufferNumbers(store);
       long retiredBefore = store.statistics().bufferRetired();
       assertFalse(before.isEmpty());
-      assertEquals(0, store.trimCompactionBuffer(), "the first trim spares files appended since the last one");
+      assertEquals(0, store.runMaintenance(), "the first trim spares files appended since the last one");
       // nothing was read, every buffer file is cold; a file read through its sources goes once they have
-      int removed = store.trimCompactionBuffer();
+      int removed = store.runMaintenance();
       assertTrue(removed > 0, "the cold files without sources go first");
-      for (int i = 0; i < 10 && !store.compactionBuffer().isEmpty(); i++) {
-        removed += store.trimCompactionBuffer();
+      for (int i = 0; i < 10 && !StoreTrees.compactionBuffer(store).isEmpty(); i++) {
+        removed += store.runMaintenance();
       }
-      assertTrue(store.compactionBuffer().isEmpty(), store.describe());
+      assertTrue(StoreTrees.compactionBuffer(store).isEmpty(), store.describe());
       assertEquals(removed, store.statistics().bufferTrimmed());
       assertEquals(before.size(), removed + store.statistics().bufferRetired() - retiredBefore,
           "every buffer file was trimmed, or retired once nothing referred to it");
@@ -392,19 +392,19 @@ class LsbmStoreTest {
         model.put(k(i), v(i, 1));
       }
       store.flushAndSettle();
-      store.trimCompactionBuffer(); // spares everything
+      store.runMaintenance(); // spares everything
       for (int pass = 0; pass < 2; pass++) {
         checkAll(store, model, "hot pass " + pass); // every buffered key is read: the usable buffer files are cached
       }
       // a file read through sources the trim removed is judged by its own blocks at the next trim
-      for (int i = 0; i < 10 && store.trimCompactionBuffer() > 0; i++) {
+      for (int i = 0; i < 10 && store.runMaintenance() > 0; i++) {
         checkAll(store, model, "trim " + i);
       }
-      assertFalse(store.compactionBuffer().isEmpty(), "hot buffer files survive the trim: " + store.describe());
-      for (int level = 1; level < store.compactionBuffer().numLevels(); level++) {
-        for (BufferFile b : store.compactionBuffer().files(level)) {
+      assertFalse(StoreTrees.compactionBuffer(store).isEmpty(), "hot buffer files survive the trim: " + store.describe());
+      for (int level = 1; level < StoreTrees.compactionBuffer(store).numLevels(); level++) {
+        for (BufferFile b : StoreTrees.compactionBuffer(store).files(level)) {
           assertTrue(store.blockCache().residentBlocks(b.fileNumber()) > 0
-              || !store.compactionBuffer().sources(b.fileNumber()).isEmpty(),
+              || !StoreTrees.compactionBuffer(store).sources(b.fileNumber()).isEmpty(),
               "a kept file has cached blocks, or is read through sources still kept: " + b);
         }
       }

@@ -44,7 +44,7 @@ class MinMaxStoreTest {
 
   private static List<List<Long>> bucketsOnDisk(IamStore store) throws Exception {
     List<List<Long>> out = new ArrayList<>();
-    for (List<byte[]> bucket : store.minmax().bucketKeys()) {
+    for (List<byte[]> bucket : StoreTrees.minmax(store).bucketKeys()) {
       out.add(bucket.stream().map(k -> ByteBuffer.wrap(k).getLong()).toList());
     }
     return out;
@@ -127,7 +127,7 @@ class MinMaxStoreTest {
     try (IamStore store = IamStore.open(dir, options(Map.of()))) {
       store.flushAndSettle();
       assertEquals(paperBuckets(), bucketsOnDisk(store));
-      assertEquals(2, store.minmax().cachedEntries());
+      assertEquals(2, StoreTrees.minmax(store).cachedEntries());
       assertReads(store, model, "reopened");
     }
   }
@@ -174,7 +174,7 @@ class MinMaxStoreTest {
       model.put(k, v);
     }
     store.flushAndSettle();
-    assertTrue(store.minmax().cachedEntries() > 0, "the cache holds entries");
+    assertTrue(StoreTrees.minmax(store).cachedEntries() > 0, "the cache holds entries");
     assertTrue(store.levels().get(0).size() > 0, "buckets were written");
     store.close(); // the cache is lost; the logs must bring it back
     try (IamStore again = IamStore.open(dir, opts)) {

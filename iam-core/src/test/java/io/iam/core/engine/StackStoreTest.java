@@ -68,7 +68,7 @@ class StackStoreTest {
           store.flushAndSettle();
         }
       }
-      List<RunMerge> did = store.stack().history();
+      List<RunMerge> did = StoreTrees.stack(store).history();
       assertEquals(n / b, did.size(), "one record per flush");
       long written = store.statistics().asMap().get("stack.entries-written").longValue();
       assertEquals(did.stream().mapToLong(RunMerge::outputEntries).sum(), written);
@@ -108,7 +108,7 @@ class StackStoreTest {
       List<FileMeta> runs = new ArrayList<>(store.levels().get(0));
       Collections.reverse(runs);
       if (policy.equals("binomial")) {
-        assertTrue(runs.size() <= store.stack().policy().maxComponents(), "binomial keeps at most k runs: " + runs);
+        assertTrue(runs.size() <= StoreTrees.stack(store).policy().maxComponents(), "binomial keeps at most k runs: " + runs);
       } else {
         assertEquals(expected.stream().map(r -> r[2]).toList(), runs.stream().map(FileMeta::entries).toList(),
             "the runs the pure policy leaves after " + m + " flushes");
@@ -163,7 +163,7 @@ class StackStoreTest {
         }
         store.flushAndSettle();
       }
-      List<RunMerge> did = store.stack().history();
+      List<RunMerge> did = StoreTrees.stack(store).history();
       assertTrue(did.stream().anyMatch(r -> r.inputFlushes().length > 0), policy + " merged nothing");
       long flushes = store.statistics().asMap().get("flush.count").longValue();
       if (policy.equals("exploring")) { // it picks windows without the newest run: flushed first, then merged
@@ -200,7 +200,7 @@ class StackStoreTest {
         "stack-max-components", "3");
     io.iam.core.sim.SimulationResult predicted;
     try (IamStore store = IamStore.open(dir, StoreOptions.parse(options))) {
-      predicted = new io.iam.core.sim.Simulator(store.stack().policy(), new io.iam.core.sim.UniformFlushes(b),
+      predicted = new io.iam.core.sim.Simulator(StoreTrees.stack(store).policy(), new io.iam.core.sim.UniformFlushes(b),
           io.iam.core.sim.Accounting.MODEL, flushes, n -> { }).run(flushes);
       long k = 0;
       for (int f = 0; f < flushes; f++) {

@@ -215,7 +215,7 @@ class StoreModelTest {
         assertTrue(p.get("minmax.point-read-buckets").longValue() > 0);
       }
       if (tree.equals("stack")) { // the statistics start at the last reopen; the runs' flush ranges do not
-        assertTrue(store.stack().largestRunFlushes() >= 3, "tiering with T = 3 merged runs: " + store.describe());
+        assertTrue(StoreTrees.stack(store).largestRunFlushes() >= 3, "tiering with T = 3 merged runs: " + store.describe());
       }
       assertTrue(store.verify() > 0);
       manifestRolls += store.manifestRolls();

@@ -1,0 +1,166 @@
+package io.iam.core.engine;
+
+import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.Version;
+import io.iam.core.manifest.VersionEdit;
+import io.iam.core.manifest.VersionSet;
+import io.iam.core.memtable.MemTable;
+import io.iam.core.tree.CompactionPick;
+import io.iam.core.tree.CompactionPicker;
+import io.iam.core.tree.LeveledPicker;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * tree=leveled: RocksDB's leveled LSM-tree. A memtable flush writes one level-0 file; {@link
+ * LeveledPicker} (or the picker a subclass gives) chooses compactions, which run on the compaction
+ * threads over files no other compaction holds, with a cursor per level for round-robin picks.
+ * Recovered memtables are written to level 0 during recovery.
+ */
+class LeveledStoreTree extends LevelFilesTree {
+
+  protected final VersionSet versions;
+  protected final Statistics stats;
+  private final TableWriter writer;
+  private final TreeHost host;
+  protected final LeveledPicker picker;
+  private final CompactionPicker compactionPicker;
+  private final Set<Long> busyFiles = new HashSet<>();
+  private final byte[][] cursors;
+
+  LeveledStoreTree(StoreParts parts, TreeHost host, LeveledPicker picker, CompactionPicker compactionPicker) {
+    super(parts.tables());
+    this.versions = parts.versions();
+    this.stats = parts.stats();
+    this.writer = parts.writer();
+    this.host = host;
+    this.picker = picker;
+    this.compactionPicker = compactionPicker;
+    this.cursors = new byte[parts.options().get(StoreOptions.MAX_LEVELS)][];
+  }
+
+  static LeveledStoreTree create(StoreParts parts, TreeHost host) {
+    LeveledPicker picker = picker(parts);
+    return new LeveledStoreTree(parts, host, picker, picker);
+  }
+
+  /** The picker tree=leveled and tree=lsbm configure from the options. */
+  static LeveledPicker picker(StoreParts parts) {
+    return new LeveledPicker(parts.cmp(), new LeveledPicker.Config(
+        parts.options().get(StoreOptions.L0_COMPACTION_TRIGGER), parts.options().get(StoreOptions.LEVEL_BASE_SIZE),
+        parts.options().get(StoreOptions.LEVEL_SIZE_RATIO)));
+  }
+
+  /** Writes the memtable to a level-0 file now. */
+  @Override
+  public boolean recoverNow(MemTable table, VersionEdit edit) throws IOException {
+    FileMeta meta = writer.write(versions.newFileNumber(), TableCache.iterator(table), Long.MAX_VALUE, false, null);
+    if (meta != null) {
+      edit.add(0, meta);
+      stats.flushBytes.add(meta.fileSize());
+      stats.flushes.increment();
+    }
+    return true;
+  }
+
+  @Override
+  public int stallFiles(Version v) {
+    return v.files(0).size();
+  }
+
+  @Override
+  public Flush flush(MemTable table, long logNumber) {
+    return Flush.of("flush", (nextLog, smallestSnapshot, outputs) -> {
+      long fileNumber = host.newOutputNumber();
+      outputs.add(fileNumber);
+      FileMeta meta = writer.write(fileNumber, TableCache.iterator(table), smallestSnapshot, false, host.rateLimiter());
+      VersionEdit edit = new VersionEdit().logNumber(nextLog);
+      if (meta != null) {
+        edit.add(0, meta);
+      }
+      versions.logAndApply(edit);
+      if (meta != null) {
+        stats.flushBytes.add(meta.fileSize());
+      }
+    });
+  }
+
+  @Override
+  public void schedule(TreeHost h) {
+    while (h.running() < h.threads()) {
+      CompactionPick pick = compactionPicker.pick(h.current(), busyFiles, cursors);
+      if (pick == null) {
+        return;
+      }
+      for (FileMeta f : pick.allInputs()) {
+        busyFiles.add(f.fileNumber());
+      }
+      h.start("compaction", outputs -> compact(pick, outputs), (failure, outputs) -> {
+        for (FileMeta f : pick.allInputs()) {
+          busyFiles.remove(f.fileNumber());
+        }
+        if (failure == null && !pick.inputs().isEmpty()) {
+          cursors[pick.level()] = pick.inputs().get(pick.inputs().size() - 1).largest();
+        }
+      });
+    }
+  }
+
+  @Override
+  public boolean hasWork(Version v) {
+    return compactionPicker.pick(v, busyFiles, cursors) != null;
+  }
+
+  /** Whether this is tree=lsbm with lsbm-levels=gear: level 2i − 1 holds C_i and level 2i holds C_i′. */
+  boolean gearLevels() {
+    return false;
+  }
+
+  private void compact(CompactionPick pick, List<Long> outputs) throws IOException {
+    long smallestSnapshot = host.smallestSnapshot();
+    VersionEdit edit = new VersionEdit();
+    for (FileMeta f : pick.inputs()) {
+      edit.remove(pick.level(), f.fileNumber());
+    }
+    for (FileMeta f : pick.nextLevelInputs()) {
+      edit.remove(pick.outputLevel(), f.fileNumber());
+    }
+    if (pick.trivialMove()) {
+      for (FileMeta f : pick.inputs()) {
+        edit.add(pick.outputLevel(), f);
+      }
+      install(edit, pick, 0);
+      stats.trivialMoves.increment();
+      stats.moved(pick.outputLevel(), pick.inputBytes());
+    } else {
+      List<FileMeta> written = writer.compact(pick, smallestSnapshot, isBottommost(pick), host::newOutputNumber,
+          outputs, host.rateLimiter());
+      for (FileMeta f : written) {
+        edit.add(pick.outputLevel(), f);
+      }
+      long bytes = written.stream().mapToLong(FileMeta::fileSize).sum();
+      install(edit, pick, bytes);
+      stats.compactions.increment();
+      stats.compacted(pick.outputLevel(), pick.inputBytes(), bytes);
+    }
+  }
+
+  /** Installs a compaction's edit. */
+  protected void install(VersionEdit edit, CompactionPick pick, long bytesWritten) throws IOException {
+    versions.logAndApply(edit);
+  }
+
+  /** Whether no level below the output holds keys in the compaction's range. */
+  private boolean isBottommost(CompactionPick pick) {
+    Version v = versions.current();
+    byte[][] range = picker.userRange(pick.allInputs());
+    for (int level = pick.outputLevel() + 1; level < v.numLevels(); level++) {
+      if (!v.overlapping(level, range[0], range[1]).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

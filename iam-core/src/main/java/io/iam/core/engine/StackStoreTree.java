@@ -1,0 +1,48 @@
+package io.iam.core.engine;
+
+import io.iam.core.manifest.Version;
+import io.iam.core.memtable.MemTable;
+
+/**
+ * tree=stack: a stack merge policy of the bounded-depth paper, run by {@link StackEngine}. Level 0
+ * holds the stack's runs, newest first (the write stall triggers do not count them); a memtable
+ * flush writes its run merged with the runs the policy names, so no job runs apart from flushes.
+ */
+final class StackStoreTree extends LevelFilesTree {
+
+  private final StackEngine stack;
+  private final TreeHost host;
+
+  StackStoreTree(StoreParts parts, TreeHost host) {
+    super(parts.tables());
+    this.stack = new StackEngine(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cmp(),
+        parts.options());
+    this.host = host;
+  }
+
+  /** The policy's executor. */
+  StackEngine engine() {
+    return stack;
+  }
+
+  @Override
+  public int stallFiles(Version v) {
+    return 0;
+  }
+
+  @Override
+  public Flush flush(MemTable table, long logNumber) {
+    return Flush.of("stack flush", (nextLog, smallestSnapshot, outputs) -> stack.flush(table, nextLog, smallestSnapshot,
+        host::newOutputNumber, outputs, host.rateLimiter()));
+  }
+
+  @Override
+  public void schedule(TreeHost h) {
+    // a stack store merges as part of its flushes
+  }
+
+  @Override
+  public boolean hasWork(Version v) {
+    return false;
+  }
+}
