@@ -11,6 +11,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.iam.core.engine.StallCause;
 
 /**
  * The counters of an IAM tree's shape that {@code iam load} reports after each phase, picked from a
@@ -32,8 +33,12 @@ import java.util.regex.Pattern;
  *       protected blocks demoted to the normal pool because the protected pool was full;
  *   <li>{@value #STALL_MICROS}: the time writers stood still waiting for background work, so far
  *       (IAM's stores: a full memtable with no room for another; RocksDB's {@code STALL_MICROS}
- *       ticker, which counts its stops and delays together), and {@value #SLOWDOWN_MICROS}: the
- *       time IAM's stores delayed writers while level 0 was near its limit;
+ *       ticker, which counts its stops and delays together), for IAM's stores split by {@link
+ *       StallCause} ({@code stall.<cause>.micros}), and {@value #SLOWDOWN_MICROS}: the time IAM's
+ *       stores delayed writers while level 0 was near its limit; {@value #FLUSH_WAIT_MICROS}, the time
+ *       memtable flushes waited for the tree to make room;
+ *   <li>{@value #GC_PAUSE_MICROS} and {@value #GC_COUNT}: the JVM's garbage collections during the
+ *       load and its settle, added by the load itself;
  *   <li>in HBase, the writes the region servers held back, by HBase's own metrics: {@value
  *       #HBASE_UPDATES_BLOCKED_MICROS} and {@value #HBASE_BLOCKED_REQUESTS}; and for IAM's store
  *       engine {@value #FLUSH_WAIT_MICROS}, the time memstore flushes waited for the tree; for a stack
@@ -65,6 +70,10 @@ public record EngineCounters(Map<String, Number> values) {
   public static final String SIMULATED_WRITE_AMPLIFICATION = "simulated.write-amplification";
   /** IAM's HBase store engine: the time memstore flushes waited for level 1 of the tree, in microseconds. */
   public static final String FLUSH_WAIT_MICROS = "flush-wait.micros";
+  /** The JVM's garbage-collection time during the load and its settle ({@link GcPauses}). */
+  public static final String GC_PAUSE_MICROS = "jvm.gc-pause.micros";
+  /** The JVM's garbage collections during the load and its settle. */
+  public static final String GC_COUNT = "jvm.gc.count";
 
   /** The block cache's counters, and for IAM's pool those of its protected part. */
   static final List<String> CACHE_COUNTERS = List.of("block-cache.hits", "block-cache.misses",
@@ -109,6 +118,9 @@ public record EngineCounters(Map<String, Number> values) {
       pick(properties, key, picked);
     }
     pick(properties, STALL_MICROS, picked);
+    for (StallCause cause : StallCause.values()) {
+      pick(properties, cause.property(), picked);
+    }
     pick(properties, SLOWDOWN_MICROS, picked);
     for (String key : List.of(HBASE_UPDATES_BLOCKED_MICROS, HBASE_BLOCKED_REQUESTS, FLUSH_WAIT_MICROS,
         FLUSHED_WRITE_AMPLIFICATION, SIMULATED_WRITE_AMPLIFICATION)) {
@@ -157,6 +169,25 @@ public record EngineCounters(Map<String, Number> values) {
       return OptionalDouble.empty();
     }
     return OptionalDouble.of(sum.doubleValue() / count.longValue());
+  }
+
+  /** These counters with {@code key} set to {@code value}. */
+  public EngineCounters with(String key, Number value) {
+    Map<String, Number> more = new LinkedHashMap<>(values);
+    more.put(key, value);
+    return new EngineCounters(more);
+  }
+
+  /** The time writers stood still for each cause the engine counts, in microseconds, where not 0. */
+  public Map<StallCause, Long> stallMicrosByCause() {
+    Map<StallCause, Long> out = new java.util.EnumMap<>(StallCause.class);
+    for (StallCause cause : StallCause.values()) {
+      Number micros = values.get(cause.property());
+      if (micros != null && micros.longValue() > 0) {
+        out.put(cause, micros.longValue());
+      }
+    }
+    return out;
   }
 
   /** The value of a counter, or null if the engine has none of that name. */

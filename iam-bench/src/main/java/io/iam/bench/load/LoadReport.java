@@ -82,7 +82,7 @@ final class LoadReport {
     addIfPresent(tree, "mixed level m %s", e.get(EngineCounters.MIXED_LEVEL));
     addIfPresent(tree, "cap k %s", e.get(EngineCounters.MAX_SEQUENCES));
     addIfPresent(tree, "depth %s", e.get(EngineCounters.DEPTH));
-    seconds(tree, "writers stalled %.1f s", e.get(EngineCounters.STALL_MICROS));
+    seconds(tree, "writers stalled %.1f s" + stallCauses(e), e.get(EngineCounters.STALL_MICROS));
     seconds(tree, "slowed %.1f s", e.get(EngineCounters.SLOWDOWN_MICROS));
     // HBase's own figures are shown even when zero: "nothing was held back" is the news.
     Number blocked = e.get(EngineCounters.HBASE_UPDATES_BLOCKED_MICROS);
@@ -90,7 +90,11 @@ final class LoadReport {
       tree.add(f("HBase updatesBlockedTime %.1f s", blocked.doubleValue() / 1e6));
     }
     addIfPresent(tree, "HBase blockedRequestCount %s", e.get(EngineCounters.HBASE_BLOCKED_REQUESTS));
-    seconds(tree, "memstore flushes waited for the tree %.1f s", e.get(EngineCounters.FLUSH_WAIT_MICROS));
+    seconds(tree, "flushes waited for the tree %.1f s", e.get(EngineCounters.FLUSH_WAIT_MICROS));
+    Number gcMicros = e.get(EngineCounters.GC_PAUSE_MICROS);
+    if (gcMicros != null) {
+      tree.add(f("JVM GC %.1f s in %s collections", gcMicros.doubleValue() / 1e6, number(e.get(EngineCounters.GC_COUNT))));
+    }
     Number flushedWa = e.get(EngineCounters.FLUSHED_WRITE_AMPLIFICATION);
     Number simulatedWa = e.get(EngineCounters.SIMULATED_WRITE_AMPLIFICATION);
     if (flushedWa != null && simulatedWa != null) {
@@ -119,6 +123,13 @@ final class LoadReport {
   }
 
   /** Adds a time counter in microseconds, as seconds, if it is present and not zero. */
+  /** " (level0-full 1.2 s, ...)": the causes of the writers' stall, where the engine counts them. */
+  private static String stallCauses(EngineCounters e) {
+    List<String> causes = new ArrayList<>();
+    e.stallMicrosByCause().forEach((cause, micros) -> causes.add(f("%s %.1f s", cause.key(), micros / 1e6)));
+    return causes.isEmpty() ? "" : " (" + String.join(", ", causes).replace("%", "%%") + ")";
+  }
+
   private static void seconds(List<String> parts, String format, Number micros) {
     if (micros != null && micros.longValue() > 0) {
       parts.add(f(format, micros.doubleValue() / 1e6));

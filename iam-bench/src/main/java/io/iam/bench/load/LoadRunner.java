@@ -42,13 +42,16 @@ final class LoadRunner {
       long[] userBytes = {0};
       Timed load;
       long settleNanos;
+      GcPauses gc = GcPauses.start();
       try (Progress bar = Progress.records(tree, workload.records(), progress)) {
         load = Timed.run(workload.records(), n -> put(target, workload.key(n), workload, userBytes), bar);
         settleNanos = settle(target, bar);
       }
+      EngineCounters loadCounters = engine(target).with(EngineCounters.GC_PAUSE_MICROS, gc.micros())
+          .with(EngineCounters.GC_COUNT, gc.collections());
       LoadMetrics metrics = checkedMetrics(target, tree, userBytes[0]);
       LoadResult loaded = new LoadResult(config, workload.records(), workload.valueSize(), workload.order(),
-          workload.seed(), load.nanos(), settleNanos, load.latency(), metrics, engine(target),
+          workload.seed(), load.nanos(), settleNanos, load.latency(), metrics, loadCounters,
           workload.order() == KeyOrder.RANDOM ? workload.liveBytes() : metrics.userBytes());
       Optional<OverwriteResult> overwrite = phases.overwrites() == 0 ? Optional.empty()
           : Optional.of(overwrite(target, tree, workload, phases.overwrites(), overwriteKeys, userBytes,

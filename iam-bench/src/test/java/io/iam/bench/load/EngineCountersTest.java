@@ -67,6 +67,23 @@ class EngineCountersTest {
   }
 
   @Test
+  void picksTheStallCausesAfterTheTotalAndReportsThoseThatStalled() {
+    Map<String, Number> properties = new TreeMap<>(Map.of("stall.micros", 3_000_000L,
+        "stall.flush-waits-for-tree.micros", 2_000_000L, "stall.flush-running.micros", 1_000_000L,
+        "stall.level0-full.micros", 0L, "stall.other.micros", 5L));
+
+    EngineCounters e = EngineCounters.of(properties);
+
+    assertEquals(List.of("stall.micros", "stall.level0-full.micros", "stall.flush-waits-for-tree.micros",
+        "stall.flush-running.micros"), List.copyOf(e.values().keySet()));
+    assertEquals(Map.of(io.iam.core.engine.StallCause.FLUSH_WAITS_FOR_TREE, 2_000_000L,
+        io.iam.core.engine.StallCause.FLUSH_RUNNING, 1_000_000L), e.stallMicrosByCause());
+    EngineCounters withGc = e.with(EngineCounters.GC_PAUSE_MICROS, 40_000L);
+    assertEquals(40_000L, withGc.get(EngineCounters.GC_PAUSE_MICROS));
+    assertNull(e.get(EngineCounters.GC_PAUSE_MICROS), "with() leaves the original as it was");
+  }
+
+  @Test
   void absentKeysAreNoError() {
     EngineCounters none = EngineCounters.of(Map.of("flush.count", 3));
     assertTrue(none.values().isEmpty());

@@ -149,9 +149,11 @@ class PhasesTest {
 
   @Test
   void theReportAndJsonShowTheEnginesCountersWhereItHasThem() throws IOException {
-    Map<String, Number> properties = Map.of("tree.mixed-level", 2, "tree.max-sequences", 3, "tree.depth", 4,
-        "level.2.nodes", 6, "level.2.sequences", 13, "level.2.mean-sequences", 13 / 6.0, "flush.count", 1,
-        "stall.micros", 2_460_000L, "slowdown.micros", 0L, "block-cache.protected-overflows", 7L);
+    Map<String, Number> properties = new java.util.HashMap<>(Map.of("tree.mixed-level", 2, "tree.max-sequences", 3,
+        "tree.depth", 4, "level.2.nodes", 6, "level.2.sequences", 13, "level.2.mean-sequences", 13 / 6.0,
+        "flush.count", 1, "stall.micros", 2_460_000L, "slowdown.micros", 0L, "block-cache.protected-overflows", 7L));
+    properties.putAll(Map.of("stall.flush-waits-for-tree.micros", 2_000_000L, "stall.flush-running.micros", 460_000L,
+        "stall.level0-full.micros", 0L));
     RunResult ours = run(new MapTarget(Set.of(), properties), new Phases(100, 100, KeyDistribution.ZIPFIAN, 10, 5));
     RunResult peer = run(new MapTarget(), new Phases(100, 100, KeyDistribution.ZIPFIAN, 10, 5));
 
@@ -162,8 +164,8 @@ class PhasesTest {
     LoadReport.printRatios(out, ours, peer);
     out.flush();
     String report = text.toString();
-    assertTrue(report.contains("  engine (after scans): mixed level m 2, cap k 3, depth 4, writers stalled 2.5 s,"
-        + " 2.00 sequences per scan, protected blocks demoted for want of room 7\n"
+    assertTrue(report.contains("  engine (after scans): mixed level m 2, cap k 3, depth 4, writers stalled 2.5 s"
+        + " (flush-waits-for-tree 2.0 s, flush-running 0.5 s), 2.00 sequences per scan, protected blocks demoted for want of room 7\n"
         + "  level  nodes  sequences  mean-seq  max-seq\n"
         + "  L2         6         13      2.17        -\n"), report);
     assertTrue(report.contains("map / map: throughput "), report);

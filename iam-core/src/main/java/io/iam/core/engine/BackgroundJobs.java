@@ -52,6 +52,8 @@ final class BackgroundJobs implements TreeHost {
   private StoreTree tree;
   private boolean flushScheduled;
   private boolean flushRunning;
+  /** Whether the flush thread waits for the tree to make room for the oldest memtable's flush. */
+  private boolean flushWaitsForTree;
   private int compactionsRunning;
   private long retryNanos;
 
@@ -91,6 +93,11 @@ final class BackgroundJobs implements TreeHost {
   boolean busyLocked() {
     return memtables.immutables() > 0 || flushScheduled || compactionsRunning > 0 || purger.runningLocked()
         || tree.hasWork(versions.current());
+  }
+
+  /** Whether the memtable flush waits for the tree to make room before it can start. Holds the mutex. */
+  boolean flushWaitsForTreeLocked() {
+    return flushWaitsForTree;
   }
 
   /** Adds the files jobs are writing to {@code live}. Holds the mutex. */
@@ -242,8 +249,14 @@ final class BackgroundJobs implements TreeHost {
     long nextLog;
     mutex.lock();
     try {
+      long waitStart = 0;
       while (!flush.tryStart()) {
+        if (waitStart == 0) {
+          waitStart = System.nanoTime();
+          flushWaitsForTree = true;
+        }
         if (closing.getAsBoolean()) {
+          flushWaitsForTree = false;
           flushScheduled = false;
           return;
         }
@@ -252,9 +265,14 @@ final class BackgroundJobs implements TreeHost {
           done.await(100, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
+          flushWaitsForTree = false;
           flushScheduled = false;
           return;
         }
+      }
+      if (waitStart != 0) {
+        flushWaitsForTree = false;
+        stats.flushWaitNanos.add(System.nanoTime() - waitStart);
       }
       flushRunning = true;
       smallestSnapshot = smallestSnapshotLocked.getAsLong();

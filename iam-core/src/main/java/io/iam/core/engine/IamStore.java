@@ -326,6 +326,8 @@ public final class IamStore implements AutoCloseable {
       } else if (memtables.active().approximateBytes() < memtableSize) {
         return;
       } else if (memtables.immutables() >= maxImmutableMemtables || l0 >= l0StopTrigger) {
+        StallCause cause = l0 >= l0StopTrigger ? StallCause.LEVEL0_FULL
+            : jobs.flushWaitsForTreeLocked() ? StallCause.FLUSH_WAITS_FOR_TREE : StallCause.FLUSH_RUNNING;
         long start = System.nanoTime();
         jobs.scheduleLocked();
         try {
@@ -334,7 +336,7 @@ public final class IamStore implements AutoCloseable {
           Thread.currentThread().interrupt();
           throw new InterruptedIOException("interrupted while stalled");
         }
-        stats.stallNanos.add(System.nanoTime() - start);
+        stats.stalled(cause, System.nanoTime() - start);
       } else {
         memtables.switchMemtable();
         jobs.scheduleLocked();

@@ -24,6 +24,9 @@ public final class Statistics {
   final LongAdder trivialMoves = new LongAdder();
   final LongAdder compactionFailures = new LongAdder();
   final LongAdder stallNanos = new LongAdder();
+  private final LongAdder[] stallNanosBy = newAdders(StallCause.values().length);
+  /** How long memtable flushes waited for the tree to make room before they could start. */
+  final LongAdder flushWaitNanos = new LongAdder();
   final LongAdder slowdownNanos = new LongAdder();
   final LongAdder bloomUseful = new LongAdder();
   final LongAdder bloomChecked = new LongAdder();
@@ -216,6 +219,30 @@ public final class Statistics {
     return stallNanos.sum() / 1000;
   }
 
+  /** The part of {@link #stallMicros()} writers stood still for {@code cause}. */
+  public long stallMicros(StallCause cause) {
+    return stallNanosBy[cause.ordinal()].sum() / 1000;
+  }
+
+  /** How long memtable flushes waited for the tree to make room before they could start. */
+  public long flushWaitMicros() {
+    return flushWaitNanos.sum() / 1000;
+  }
+
+  /** Writers stood still {@code nanos} for {@code cause}. */
+  void stalled(StallCause cause, long nanos) {
+    stallNanos.add(nanos);
+    stallNanosBy[cause.ordinal()].add(nanos);
+  }
+
+  private static LongAdder[] newAdders(int n) {
+    LongAdder[] adders = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
+  }
+
   public long slowdownMicros() {
     return slowdownNanos.sum() / 1000;
   }
@@ -274,6 +301,10 @@ public final class Statistics {
     m.put("write-amplification", writeAmplification());
     m.put("write-amplification.with-wal", writeAmplificationWithWal());
     m.put("stall.micros", stallMicros());
+    for (StallCause cause : StallCause.values()) {
+      m.put(cause.property(), stallMicros(cause));
+    }
+    m.put("flush-wait.micros", flushWaitMicros());
     m.put("slowdown.micros", slowdownMicros());
     m.put("get.count", gets.sum());
     m.put("scan.count", scans.sum());
