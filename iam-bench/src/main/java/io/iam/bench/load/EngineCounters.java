@@ -37,8 +37,8 @@ import io.iam.core.engine.StallCause;
  *       StallCause} ({@code stall.<cause>.micros}), and {@value #SLOWDOWN_MICROS}: the time IAM's
  *       stores delayed writers while level 0 was near its limit; {@value #FLUSH_WAIT_MICROS}, the time
  *       memtable flushes waited for the tree to make room;
- *   <li>{@value #GC_PAUSE_MICROS} and {@value #GC_COUNT}: the JVM's garbage collections during the
- *       load and its settle, added by the load itself;
+ *   <li>{@value #GC_PAUSE_MICROS}, {@value #GC_COUNT} and {@value #GC_LONGEST_MICROS}: the JVM's
+ *       garbage collections during the load and its settle, and the longest, added by the load itself;
  *   <li>in HBase, the writes the region servers held back, by HBase's own metrics: {@value
  *       #HBASE_UPDATES_BLOCKED_MICROS} and {@value #HBASE_BLOCKED_REQUESTS}; and for IAM's store
  *       engine {@value #FLUSH_WAIT_MICROS}, the time memstore flushes waited for the tree; for a stack
@@ -74,6 +74,8 @@ public record EngineCounters(Map<String, Number> values) {
   public static final String GC_PAUSE_MICROS = "jvm.gc-pause.micros";
   /** The JVM's garbage collections during the load and its settle. */
   public static final String GC_COUNT = "jvm.gc.count";
+  /** The longest of those collections. */
+  public static final String GC_LONGEST_MICROS = "jvm.gc-longest.micros";
 
   /** The block cache's counters, and for IAM's pool those of its protected part. */
   static final List<String> CACHE_COUNTERS = List.of("block-cache.hits", "block-cache.misses",

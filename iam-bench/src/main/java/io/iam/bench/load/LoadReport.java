@@ -93,7 +93,9 @@ final class LoadReport {
     seconds(tree, "flushes waited for the tree %.1f s", e.get(EngineCounters.FLUSH_WAIT_MICROS));
     Number gcMicros = e.get(EngineCounters.GC_PAUSE_MICROS);
     if (gcMicros != null) {
-      tree.add(f("JVM GC %.1f s in %s collections", gcMicros.doubleValue() / 1e6, number(e.get(EngineCounters.GC_COUNT))));
+      Number longest = e.get(EngineCounters.GC_LONGEST_MICROS);
+      tree.add(f("JVM GC %.1f s in %s collections", gcMicros.doubleValue() / 1e6, number(e.get(EngineCounters.GC_COUNT)))
+          + (longest == null ? "" : f(", the longest %.0f ms", longest.doubleValue() / 1e3)));
     }
     Number flushedWa = e.get(EngineCounters.FLUSHED_WRITE_AMPLIFICATION);
     Number simulatedWa = e.get(EngineCounters.SIMULATED_WRITE_AMPLIFICATION);

@@ -42,13 +42,15 @@ final class LoadRunner {
       long[] userBytes = {0};
       Timed load;
       long settleNanos;
-      GcPauses gc = GcPauses.start();
-      try (Progress bar = Progress.records(tree, workload.records(), progress)) {
-        load = Timed.run(workload.records(), n -> put(target, workload.key(n), workload, userBytes), bar);
-        settleNanos = settle(target, bar);
+      EngineCounters loadCounters;
+      try (GcPauses gc = GcPauses.start()) {
+        try (Progress bar = Progress.records(tree, workload.records(), progress)) {
+          load = Timed.run(workload.records(), n -> put(target, workload.key(n), workload, userBytes), bar);
+          settleNanos = settle(target, bar);
+        }
+        loadCounters = engine(target).with(EngineCounters.GC_PAUSE_MICROS, gc.micros())
+            .with(EngineCounters.GC_COUNT, gc.collections()).with(EngineCounters.GC_LONGEST_MICROS, gc.longestMicros());
       }
-      EngineCounters loadCounters = engine(target).with(EngineCounters.GC_PAUSE_MICROS, gc.micros())
-          .with(EngineCounters.GC_COUNT, gc.collections());
       LoadMetrics metrics = checkedMetrics(target, tree, userBytes[0]);
       LoadResult loaded = new LoadResult(config, workload.records(), workload.valueSize(), workload.order(),
           workload.seed(), load.nanos(), settleNanos, load.latency(), metrics, loadCounters,
