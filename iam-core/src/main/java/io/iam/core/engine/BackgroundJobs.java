@@ -185,7 +185,6 @@ final class BackgroundJobs implements TreeHost {
 
   // ---------------------------------------------------------------- jobs
 
-
   /** Starts a flush or compaction if one is due and a thread is free. Holds the mutex. */
   void scheduleLocked() {
     if (closing.getAsBoolean()) {

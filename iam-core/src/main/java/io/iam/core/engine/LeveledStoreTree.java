@@ -1,5 +1,6 @@
 package io.iam.core.engine;
 
+import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.Version;
 import io.iam.core.manifest.VersionEdit;
@@ -24,7 +25,7 @@ class LeveledStoreTree extends LevelFilesTree {
   protected final VersionSet versions;
   protected final Statistics stats;
   private final TableWriter writer;
-  private final TreeHost host;
+  protected final TreeHost host;
   protected final LeveledPicker picker;
   private final CompactionPicker compactionPicker;
   private final Set<Long> busyFiles = new HashSet<>();
@@ -56,9 +57,8 @@ class LeveledStoreTree extends LevelFilesTree {
   /** Writes the memtable to a level-0 file now. */
   @Override
   public boolean recoverNow(MemTable table, VersionEdit edit) throws IOException {
-    FileMeta meta = writer.write(versions.newFileNumber(), TableCache.iterator(table), Long.MAX_VALUE, false, null);
+    FileMeta meta = writeLevel0(versions.newFileNumber(), table, Long.MAX_VALUE, null, edit);
     if (meta != null) {
-      edit.add(0, meta);
       stats.flushBytes.add(meta.fileSize());
       stats.flushes.increment();
     }
@@ -75,16 +75,23 @@ class LeveledStoreTree extends LevelFilesTree {
     return Flush.of("flush", (nextLog, smallestSnapshot, outputs) -> {
       long fileNumber = host.newOutputNumber();
       outputs.add(fileNumber);
-      FileMeta meta = writer.write(fileNumber, TableCache.iterator(table), smallestSnapshot, false, host.rateLimiter());
       VersionEdit edit = new VersionEdit().logNumber(nextLog);
-      if (meta != null) {
-        edit.add(0, meta);
-      }
+      FileMeta meta = writeLevel0(fileNumber, table, smallestSnapshot, host.rateLimiter(), edit);
       versions.logAndApply(edit);
       if (meta != null) {
         stats.flushBytes.add(meta.fileSize());
       }
     });
+  }
+
+  /** Writes {@code table} to level-0 file {@code number} and adds it to {@code edit}; null if nothing was kept. */
+  private FileMeta writeLevel0(long number, MemTable table, long smallestSnapshot, RateLimiter limiter, VersionEdit edit)
+      throws IOException {
+    FileMeta meta = writer.write(number, TableCache.iterator(table), smallestSnapshot, false, limiter);
+    if (meta != null) {
+      edit.add(0, meta);
+    }
+    return meta;
   }
 
   @Override

@@ -22,13 +22,11 @@ import java.util.List;
 final class LsbmStoreTree extends LeveledStoreTree {
 
   private final LsbmBuffer lsbm;
-  private final TreeHost host;
   private final boolean gear;
   private final io.iam.core.key.KeyComparator user;
 
   private LsbmStoreTree(StoreParts parts, TreeHost host, LeveledPicker picker, CompactionPicker compactionPicker) {
     super(parts, host, picker, compactionPicker);
-    this.host = host;
     this.gear = compactionPicker instanceof GearPicker;
     this.user = parts.cmp().userComparator();
     this.lsbm = new LsbmBuffer(parts.versions(), parts.tables(), parts.cache(), parts.stats(), compactionPicker,
