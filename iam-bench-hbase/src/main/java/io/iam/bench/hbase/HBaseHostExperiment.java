@@ -144,7 +144,8 @@ final class HBaseHostExperiment implements HostExperiment {
     given.put(LoadConfig.POLICY, spec.policy());
     given.put(HBaseOptions.TABLE, TABLE);
     HBaseOptions o = HBaseOptions.parse(given);
-    return new HBaseOptions(o.zookeeper(), o.table(), false, o.familyConfiguration(), BLOCKING_STORE_FILES);
+    return new HBaseOptions(o.zookeeper(), o.table(), false, o.familyConfiguration(), BLOCKING_STORE_FILES,
+        o.server());
   }
 
   /**

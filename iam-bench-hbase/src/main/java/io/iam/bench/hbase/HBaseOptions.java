@@ -28,6 +28,16 @@ import java.util.TreeMap;
  *       {@code DisabledRegionSplitPolicy}, so one region's store sees every write.
  *   <li>{@value #BLOCKING_STORE_FILES}{@code =N}: the family's {@code hbase.hstore.blockingStoreFiles}
  *       (at least 1); without it the store's choice below, else HBase's default of 16.
+ *   <li>{@value #COMPACTION_THROUGHPUT}{@code =hbase|unlimited}: the mini cluster's compaction
+ *       throughput limit. {@code hbase} (the default) keeps HBase's own, {@code
+ *       PressureAwareCompactionThroughputController}: 50 to 100 MB/s for all of a region server's
+ *       compactions, by the highest compaction pressure of its stores. {@code unlimited} sets {@code
+ *       hbase.regionserver.throughput.controller} to {@code NoLimitThroughputController}. One region
+ *       server has one limit, so every store of one command must give the same value.
+ *   <li>{@value #BLOCKING_WAIT_MS}{@code =N|hbase}: the mini cluster's {@code
+ *       hbase.hstore.blockingWaitTime}, the longest HBase holds a region's flushes while a store has
+ *       more than {@code hbase.hstore.blockingStoreFiles} files (HBase's default 90,000 ms; it looks
+ *       again every hundredth of it). Region-server-wide, like {@value #COMPACTION_THROUGHPUT}.
  * </ul>
  *
  * <p>The policy, with one key:
@@ -57,9 +67,10 @@ import java.util.TreeMap;
  * @param regionSplits whether regions may split
  * @param familyConfiguration the column family's configuration ({@code setConfiguration})
  * @param blockingStoreFiles {@code hbase.hstore.blockingStoreFiles} the family needs, or 0 for HBase's
+ * @param server the mini cluster's region-server-wide settings this store asks for
  */
 public record HBaseOptions(Optional<String> zookeeper, String table, boolean regionSplits,
-    Map<String, String> familyConfiguration, int blockingStoreFiles) {
+    Map<String, String> familyConfiguration, int blockingStoreFiles, RegionServerSettings server) {
 
   public static final String ZOOKEEPER = "zookeeper";
   public static final String TABLE = "table";
@@ -67,6 +78,8 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
   public static final String TREE = EngineSettings.TREE.key();
   public static final String ENGINE = "engine";
   public static final String BLOCKING_STORE_FILES = "blocking-store-files";
+  public static final String COMPACTION_THROUGHPUT = "compaction-throughput";
+  public static final String BLOCKING_WAIT_MS = "blocking-wait-ms";
   /** {@code hbase.hstore.blockingStoreFiles} for the stripe engine. */
   static final int STRIPE_BLOCKING_STORE_FILES = 100;
   /** HBase's stripe store engine. */
@@ -91,7 +104,31 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
     String table = Optional.ofNullable(rest.remove(TABLE)).map(String::trim).orElse(DEFAULT_TABLE);
     String splits = Optional.ofNullable(rest.remove(REGION_SPLITS)).map(String::trim).orElse("false");
     String blockingGiven = rest.remove(BLOCKING_STORE_FILES);
+    String throughput = Optional.ofNullable(rest.remove(COMPACTION_THROUGHPUT)).map(String::trim).orElse("hbase");
     List<String> problems = new ArrayList<>();
+    if (!throughput.equals("hbase") && !throughput.equals("unlimited")) {
+      problems.add(COMPACTION_THROUGHPUT + "='" + throughput + "': hbase (HBase's own limit, 50 to 100 MB/s"
+          + " by compaction pressure) or unlimited");
+    }
+    if (zookeeper.isPresent() && throughput.equals("unlimited")) {
+      problems.add(COMPACTION_THROUGHPUT + " sets the mini cluster's region server; a real cluster's is set in"
+          + " its hbase-site.xml (hbase.regionserver.throughput.controller)");
+    }
+    String waitGiven = Optional.ofNullable(rest.remove(BLOCKING_WAIT_MS)).map(String::trim).orElse("hbase");
+    int waitMillis = 0;
+    if (!waitGiven.equals("hbase")) {
+      try {
+        waitMillis = Integer.parseInt(waitGiven);
+      } catch (NumberFormatException e) {
+        waitMillis = -1;
+      }
+      if (waitMillis < 1) {
+        problems.add(BLOCKING_WAIT_MS + "='" + waitGiven + "': milliseconds, at least 1, or hbase (90,000)");
+      } else if (zookeeper.isPresent()) {
+        problems.add(BLOCKING_WAIT_MS + " sets the mini cluster's region server; a real cluster's is set in"
+            + " its hbase-site.xml (hbase.hstore.blockingWaitTime)");
+      }
+    }
     int blockingOption = 0;
     if (blockingGiven != null) {
       try {
@@ -161,7 +198,8 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
           + " need a policy: " + LoadConfig.POLICY + "=NAME (or --policy) or " + TREE + "=iam|lsa|lsm-merge"));
     }
     return new HBaseOptions(zookeeper, table, Boolean.parseBoolean(splits), family,
-        blockingOption > 0 ? blockingOption : blocking);
+        blockingOption > 0 ? blockingOption : blocking,
+        new RegionServerSettings(throughput.equals("unlimited"), Math.max(0, waitMillis)));
   }
 
   /** Whether the store runs on the in-process mini cluster. */

@@ -161,7 +161,7 @@ public final class HBaseTarget implements LoadTarget {
     HBaseOptions options = HBaseOptions.parse(config.engineOptions());
     Configuration conf;
     if (options.miniCluster()) {
-      conf = MiniCluster.acquire(config);
+      conf = MiniCluster.acquire(config, options.server());
     } else {
       conf = HBaseConfiguration.create();
       conf.set(HConstants.ZOOKEEPER_QUORUM, options.zookeeper().orElseThrow());
@@ -584,7 +584,8 @@ public final class HBaseTarget implements LoadTarget {
   /**
    * What the stores of {@code table}'s family {@code f} on the mini cluster run, read back from the
    * live stores: engine, compaction policy (with the kernel policy and its options, or IAM's engine
-   * settings), flush size and blocking store files; one entry per region.
+   * settings), flush size, blocking store files and the region server's compaction throughput limit;
+   * one entry per region.
    */
   static String describeStores(TableName table) {
     List<String> stores = new ArrayList<>();
@@ -599,7 +600,8 @@ public final class HBaseTarget implements LoadTarget {
       }
       stores.add("store engine " + store.getStoreEngine().getClass().getSimpleName() + ", compaction policy "
           + policy.getClass().getSimpleName() + kernel + ", flush size "
-          + human(region.getMemStoreFlushSize()) + ", blocking store files " + store.getBlockingFileCount());
+          + human(region.getMemStoreFlushSize()) + ", blocking store files " + store.getBlockingFileCount()
+          + ", compactions " + MiniCluster.compactionLimit());
     }
     return String.join("; ", stores);
   }

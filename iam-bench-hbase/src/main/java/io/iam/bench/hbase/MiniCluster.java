@@ -15,6 +15,8 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.throttle.NoLimitThroughputController;
+import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
 
 /**
  * The in-process HBase cluster of this JVM: ZooKeeper, a master and one region server, on the local
@@ -32,7 +34,8 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
  * without forking a process per file as Hadoop's does without its native library (HDFS forks
  * nothing). Table sanity checks are off, so a store may flush memstores under HBase's 1 MiB
  * minimum; there are no periodic major compactions, so a store's compactions are its policy's; and
- * the compaction checker runs every second.
+ * the compaction checker runs every second. The region server keeps HBase's compaction throughput
+ * limit and flush blocking wait unless the first store asks otherwise ({@link RegionServerSettings}).
  */
 final class MiniCluster {
 
@@ -43,6 +46,7 @@ final class MiniCluster {
   private static Path root;
   private static int references;
   private static boolean hooked;
+  private static RegionServerSettings server;
 
   private MiniCluster() {}
 
@@ -51,8 +55,22 @@ final class MiniCluster {
    * {@code config}'s budgets if nobody holds it.
    */
   static synchronized Configuration acquire(LoadConfig config) throws IOException {
+    return acquire(config, RegionServerSettings.HBASE);
+  }
+
+  /**
+   * As {@link #acquire(LoadConfig)}; a cluster started here runs with {@code settings}.
+   *
+   * @throws IllegalArgumentException if the cluster runs with other settings
+   */
+  static synchronized Configuration acquire(LoadConfig config, RegionServerSettings settings)
+      throws IOException {
     if (util == null) {
-      start(config);
+      start(config, settings);
+    } else if (!server.equals(settings)) {
+      throw new IllegalArgumentException(settings.asOptions() + ": this JVM's mini cluster already runs with "
+          + server.asOptions() + "; one region server has one value of each, so give every store of the"
+          + " command the same");
     }
     references++;
     return util.getConfiguration();
@@ -76,6 +94,21 @@ final class MiniCluster {
   /** Whether the cluster runs now. */
   static synchronized boolean running() {
     return util != null;
+  }
+
+  /**
+   * The region server's compaction throughput limit, read from its running controller ({@code
+   * "unlimited"} or HBase's pressure-aware limit), and its longest flush hold.
+   */
+  static synchronized String compactionLimit() {
+    if (util == null) {
+      throw new IllegalStateException("the mini cluster is not running");
+    }
+    ThroughputController c = util.getMiniHBaseCluster().getRegionServer(0).getCompactSplitThread()
+        .getCompactionThroughputController();
+    return (c instanceof NoLimitThroughputController ? "unlimited"
+        : "limited by HBase's " + c.getClass().getSimpleName()) + ", flush holds of at most "
+        + util.getConfiguration().getInt("hbase.hstore.blockingWaitTime", 90_000) + " ms";
   }
 
   /** The regions of {@code table} on the cluster's region servers (one, unless it split). */
@@ -113,7 +146,7 @@ final class MiniCluster {
         .mapToInt(t -> t.getRegionServer().getCompactSplitThread().getCompactionQueueSize()).sum();
   }
 
-  private static void start(LoadConfig config) throws IOException {
+  private static void start(LoadConfig config, RegionServerSettings settings) throws IOException {
     Path dir = Files.createTempDirectory("iam-hbase-mini-");
     // The testing utility keeps its data (and so the cluster's root directory) under this base, by
     // default ./target/test-data of the working directory.
@@ -140,6 +173,8 @@ final class MiniCluster {
     // the compaction threads' time; a cluster on Hadoop 3 or with native libraries uses the CPU's
     // instruction. CRC32 runs on the JVM's intrinsic, for every engine alike.
     conf.set("hbase.hstore.checksum.algorithm", "CRC32");
+    settings.apply(conf);
+    server = settings;
     try {
       u.startMiniZKCluster();
       u.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(1).build());

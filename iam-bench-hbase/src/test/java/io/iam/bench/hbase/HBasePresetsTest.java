@@ -67,4 +67,22 @@ class HBasePresetsTest {
         () -> HBaseOptions.parse(Map.of("blocking-store-files", "0")));
     assertTrue(bad.getMessage().contains("blocking-store-files='0'"), bad.getMessage());
   }
+
+  @Test
+  void theRegionServerKeepsHBasesSettingsUnlessAStoreAsks() {
+    assertEquals(RegionServerSettings.HBASE, HBaseOptions.parse(Map.of()).server(), "HBase's own by default");
+    assertEquals(RegionServerSettings.HBASE, HBaseOptions.parse(Map.of("compaction-throughput", "hbase",
+        "blocking-wait-ms", "hbase")).server());
+    assertEquals(new RegionServerSettings(true, 500), HBaseOptions.parse(Map.of("policy", "binomial",
+        "compaction-throughput", "unlimited", "blocking-wait-ms", "500")).server());
+    InvalidOptionsException badWait = assertThrows(InvalidOptionsException.class,
+        () -> HBaseOptions.parse(Map.of("blocking-wait-ms", "0")));
+    assertTrue(badWait.getMessage().contains("blocking-wait-ms='0'"), badWait.getMessage());
+    InvalidOptionsException bad = assertThrows(InvalidOptionsException.class,
+        () -> HBaseOptions.parse(Map.of("compaction-throughput", "fast")));
+    assertTrue(bad.getMessage().contains("compaction-throughput='fast'"), bad.getMessage());
+    InvalidOptionsException remote = assertThrows(InvalidOptionsException.class,
+        () -> HBaseOptions.parse(Map.of("zookeeper", "zk:2181", "compaction-throughput", "unlimited")));
+    assertTrue(remote.getMessage().contains("hbase.regionserver.throughput.controller"), remote.getMessage());
+  }
 }

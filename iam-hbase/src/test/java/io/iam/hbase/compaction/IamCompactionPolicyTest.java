@@ -56,4 +56,27 @@ class IamCompactionPolicyTest {
     var prefix = MergePolicies.create("prefix", Map.of());
     assertTrue(IamCompactionPolicy.blockingWarning(prefix, 2).isEmpty(), "not depth-bounded");
   }
+
+  @Test
+  void notesThatHBasesThroughputLimitStaysNearItsLowerBoundForFewFiles() {
+    var k6 = MergePolicies.create("binomial", Map.of("max-components", "6"));
+    // HBase's defaults: pressure-aware, 50 to 100 MB/s, hbase.hstore.compaction.min 3, blocking 16.
+    String note = ThroughputCheck.note(k6, new Configuration(false), 3, 16).orElseThrow();
+    assertTrue(note.contains("50 to 100 MB/s"), note);
+    assertTrue(note.contains("at most 7 files reaches a pressure of 0.31"), note);
+    assertTrue(note.contains("share at most 65 MB/s"), note);
+    assertTrue(note.contains("hbase.hstore.compaction.throughput.lower.bound"), note);
+
+    Configuration raised = new Configuration(false);
+    raised.setLong("hbase.hstore.compaction.throughput.lower.bound", 200L << 20);
+    raised.setLong("hbase.hstore.compaction.throughput.higher.bound", 400L << 20);
+    assertTrue(ThroughputCheck.note(k6, raised, 3, 16).orElseThrow().contains("share at most 262 MB/s"));
+
+    Configuration unlimited = new Configuration(false);
+    unlimited.set("hbase.regionserver.throughput.controller",
+        "org.apache.hadoop.hbase.regionserver.throttle.NoLimitThroughputController");
+    assertTrue(ThroughputCheck.note(k6, unlimited, 3, 16).isEmpty(), "no limit, nothing to note");
+    assertTrue(ThroughputCheck.note(MergePolicies.create("prefix", Map.of()), new Configuration(false), 3, 16)
+        .isEmpty(), "not depth-bounded");
+  }
 }
