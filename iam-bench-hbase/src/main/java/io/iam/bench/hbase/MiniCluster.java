@@ -154,7 +154,10 @@ final class MiniCluster {
     HBaseTestingUtility u = new HBaseTestingUtility();
     Configuration conf = u.getConfiguration();
     conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
+    // The region server's info server, on a free port of the loopback interface: its /jmx is how
+    // an operator (and iam hbase-trees) reads the stores' trees, as on a real cluster.
+    conf.setInt("hbase.regionserver.info.port", 0);
+    conf.set("hbase.regionserver.info.bindAddress", "127.0.0.1");
     conf.set("hbase.coprocessor.master.classes", IamConfigurationValidator.class.getName());
     conf.set("hbase.coprocessor.region.classes", StoreWriteObserver.class.getName());
     conf.setBoolean("hbase.table.sanity.checks", false);

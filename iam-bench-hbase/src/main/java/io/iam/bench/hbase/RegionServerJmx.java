@@ -2,6 +2,7 @@ package io.iam.bench.hbase;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.iam.hbase.engine.IamStores;
 import io.iam.hbase.metrics.StoreWriteObserver;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -86,13 +87,9 @@ final class RegionServerJmx {
     long blockedRequests = 0;
     List<String> perServer = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    for (Map.Entry<ServerName, ServerMetrics> e : admin.getClusterMetrics().getLiveServerMetrics().entrySet()) {
-      String host = e.getKey().getHostname();
-      int port = e.getValue().getInfoServerPort();
-      if (port <= 0) {
-        problems.add(host + ": no info port (hbase.regionserver.info.port)");
-        continue;
-      }
+    for (InfoServer s : infoServers(admin, problems)) {
+      String host = s.host();
+      int port = s.port();
       URI uri = beanUri(host, port, BEAN);
       try {
         JsonNode server = bean(http, beanUri(host, port, SERVER_BEAN));
@@ -119,6 +116,63 @@ final class RegionServerJmx {
       }
     }
     return new Written(flushed, compacted, new Blocked(blockedMillis, blockedRequests), perServer, problems);
+  }
+
+  /** A live region server's info server. */
+  record InfoServer(String host, int port) {}
+
+  /** The live region servers' info servers; a server without one is added to {@code problems}. */
+  private static List<InfoServer> infoServers(Admin admin, List<String> problems) throws IOException {
+    List<InfoServer> servers = new ArrayList<>();
+    for (Map.Entry<ServerName, ServerMetrics> e : admin.getClusterMetrics().getLiveServerMetrics().entrySet()) {
+      String host = e.getKey().getHostname();
+      int port = e.getValue().getInfoServerPort();
+      if (port <= 0) {
+        problems.add(host + ": no info port (hbase.regionserver.info.port)");
+      } else {
+        servers.add(new InfoServer(host, port));
+      }
+    }
+    return servers;
+  }
+
+  /**
+   * One store's tree as its region server's {@value IamStores#NAME} MBean shows it: the attributes
+   * of {@code StoreTree} ({@code store}, {@code tree}, {@code depth}, {@code nodesPerLevel}, ...).
+   */
+  record TreeRow(InfoServer server, JsonNode tree) {
+
+    /** {@code table/region/family}. */
+    String store() {
+      return tree.path("store").asText();
+    }
+  }
+
+  /**
+   * The trees of every store run by IAM's store engine on the live region servers, in server order.
+   *
+   * @param problems gets the servers that could not be read, and why
+   */
+  static List<TreeRow> trees(Admin admin, List<String> problems) throws IOException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    List<TreeRow> rows = new ArrayList<>();
+    for (InfoServer s : infoServers(admin, problems)) {
+      URI uri = beanUri(s.host(), s.port(), IamStores.NAME);
+      try {
+        JsonNode bean = bean(http, uri);
+        if (bean != null) {
+          for (JsonNode tree : bean.path("Stores")) {
+            rows.add(new TreeRow(s, tree));
+          }
+        }
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while reading " + uri);
+      } catch (IOException ex) {
+        problems.add(s.host() + ":" + s.port() + ": " + ex);
+      }
+    }
+    return rows;
   }
 
   private static URI beanUri(String host, int port, String bean) {

@@ -233,16 +233,8 @@ class HBaseTargetTest {
     LoadConfig config = LoadConfig.defaults(HBaseTarget.NAME, MEMTABLE, CACHE)
         .withEngineOptions(Map.of("tree", "iam", "node-capacity", "256KiB", "fanout", "3"));
     try (HBaseTarget target = HBaseTarget.open(tmp, config)) {
-      java.util.Random random = new java.util.Random(11);
-      for (int i = 0; i < 4_000; i++) {
-        byte[] value = new byte[1_000];
-        random.nextBytes(value);
-        target.put(String.format("key%05d", random.nextInt(100_000)).getBytes(StandardCharsets.UTF_8), value);
-      }
-      target.settle();
+      io.iam.hbase.engine.StoreTree tree = loadRandomRows(target, 4_000, 11);
       Map<String, Number> p = target.properties();
-      io.iam.hbase.engine.StoreTree tree = io.iam.hbase.engine.IamStores.get().getStores().stream()
-          .filter(t -> t.getStore().startsWith(target.table().getNameAsString() + "/")).findFirst().orElseThrow();
       assertTrue(tree.getDepth() >= 2, "a load of about 16 node capacities makes a second level: " + tree.getDepth());
       assertEquals(tree.getDepth(), p.get(EngineCounters.DEPTH).intValue(), p.toString());
       assertEquals(tree.getMixedLevel(), p.get(EngineCounters.MIXED_LEVEL).intValue(), p.toString());
@@ -258,6 +250,66 @@ class HBaseTargetTest {
       EngineCounters picked = EngineCounters.of(p);
       assertEquals(tree.getDepth(), picked.levels().size(), picked.toString());
     }
+  }
+
+  /**
+   * {@code iam hbase-trees} against the cluster's ZooKeeper, as an operator runs it against a real
+   * cluster: the region server's info server serves the MBean over {@code /jmx}, and the command
+   * prints the table's tree as the MBean holds it.
+   */
+  @Test
+  void hbaseTreesPrintsARunningClustersTreesFromItsJmx() throws Exception {
+    LoadConfig config = LoadConfig.defaults(HBaseTarget.NAME, MEMTABLE, CACHE)
+        .withEngineOptions(Map.of("tree", "iam", "node-capacity", "256KiB", "fanout", "3", "table", "treesview"));
+    try (HBaseTarget target = HBaseTarget.open(tmp, config)) {
+      io.iam.hbase.engine.StoreTree tree = loadRandomRows(target, 3_000, 5);
+      String table = target.table().getNameAsString();
+      assertTrue(tree.getDepth() >= 2, "depth " + tree.getDepth());
+      String zk = cluster.get(HConstants.ZOOKEEPER_QUORUM) + ":" + cluster.get(HConstants.ZOOKEEPER_CLIENT_PORT);
+
+      java.io.StringWriter out = new java.io.StringWriter();
+      picocli.CommandLine cl = io.iam.bench.cli.IamCommand.newCommandLine();
+      cl.setOut(new java.io.PrintWriter(out));
+      assertEquals(0, cl.execute("hbase-trees", "--zookeeper", zk, "--table", table), out.toString());
+      String text = out.toString();
+      System.out.println(text); // docs/hbase-engine.md shows this output
+      assertTrue(text.startsWith(tree.getStore() + " on "), text);
+      assertTrue(text.contains("tree iam, mixed level m " + tree.getMixedLevel() + ", cap k " + tree.getSequenceCap()
+          + ", depth " + tree.getDepth() + ","), text);
+      for (int i = 0; i < tree.getDepth(); i++) {
+        String level = String.format(java.util.Locale.ROOT, "  L%-4d %6d %7d ", i + 1,
+            tree.getNodesPerLevel().get(i), tree.getHfilesPerLevel().get(i));
+        assertTrue(text.contains(level), "level " + (i + 1) + " as " + level + " in\n" + text);
+      }
+      assertFalse(text.contains("not read:"), text);
+
+      java.io.StringWriter json = new java.io.StringWriter();
+      cl.setOut(new java.io.PrintWriter(json));
+      assertEquals(0, cl.execute("hbase-trees", "--zookeeper", zk, "--table", table, "--json"));
+      com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toString());
+      assertEquals(1, root.path("stores").size(), json.toString());
+      assertEquals(tree.getDepth(), root.path("stores").get(0).path("depth").asInt());
+      assertEquals(tree.getHfiles(), root.path("stores").get(0).path("hfiles").asInt());
+
+      java.io.StringWriter err = new java.io.StringWriter();
+      cl.setErr(new java.io.PrintWriter(err));
+      assertEquals(1, cl.execute("hbase-trees", "--zookeeper", zk, "--table", "no_such_table"));
+      assertTrue(err.toString().contains("no store of table 'no_such_table' runs IAM's store engine"), err.toString());
+    }
+  }
+
+  /** Puts {@code rows} rows of 1,000 random bytes under random keys, settles, and returns the store's tree. */
+  private static io.iam.hbase.engine.StoreTree loadRandomRows(HBaseTarget target, int rows, long seed) throws Exception {
+    java.util.Random random = new java.util.Random(seed);
+    for (int i = 0; i < rows; i++) {
+      byte[] value = new byte[1_000];
+      random.nextBytes(value);
+      target.put(String.format("key%05d", random.nextInt(100_000)).getBytes(StandardCharsets.UTF_8), value);
+    }
+    target.settle();
+    String table = target.table().getNameAsString();
+    return io.iam.hbase.engine.IamStores.get().getStores().stream()
+        .filter(t -> t.getStore().startsWith(table + "/")).findFirst().orElseThrow();
   }
 
   private static List<String> attributes(MBeanServer jmx, ObjectName bean) {

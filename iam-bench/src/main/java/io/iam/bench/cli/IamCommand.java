@@ -37,6 +37,10 @@ public final class IamCommand implements Callable<Integer> {
   /** The command line with IAM's error handling: user errors are one line on stderr, exit 2. */
   public static CommandLine newCommandLine() {
     CommandLine cl = new CommandLine(new IamCommand());
+    // Before the handlers: picocli gives them to the subcommands present when they are set.
+    for (Object command : CommandProvider.all()) {
+      cl.addSubcommand(command);
+    }
     CliErrors errors = new CliErrors();
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionExceptionHandler(errors);
