@@ -56,9 +56,6 @@ import org.slf4j.LoggerFactory;
 public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
 
   private static final Logger LOG = LoggerFactory.getLogger(IamCompactionPolicy.class);
-  /** The throughput limit is the region server's: noted once, by the first store that meets it. */
-  private static final java.util.concurrent.atomic.AtomicBoolean THROUGHPUT_NOTED =
-      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** The kernel policy, or null when the configuration was invalid. */
   private final MergePolicy policy;
@@ -79,9 +76,9 @@ public class IamCompactionPolicy extends RatioBasedCompactionPolicy {
       }
       long blocking = store == null ? Long.MAX_VALUE : store.getBlockingFileCount();
       blockingWarning(chosen, blocking).ifPresent(w -> LOG.warn("Store {}: {}", storeName, w));
-      if (store != null && !THROUGHPUT_NOTED.getAndSet(true)) {
+      if (store != null) {
         ThroughputCheck.note(chosen, conf, comConf.getMinFilesToCompact(), blocking)
-            .ifPresent(n -> LOG.warn("Store {}: {}", storeName, n));
+            .ifPresent(n -> ThroughputCheck.logOnce(LOG, storeName, n));
       }
     } catch (IllegalArgumentException e) {
       LOG.error("Store {}: invalid compaction configuration, keeping HBase's ratio-based selection"

@@ -9,6 +9,7 @@ import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.Target;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.hbase.compaction.PendingWorkRequester;
+import io.iam.hbase.compaction.ThroughputCheck;
 import io.iam.hbase.read.DeferredStartStoreFile;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -80,6 +81,7 @@ public class IamStoreEngine
     LOG.info("store {}: IAM store engine {}; memstore flushes wait only while a level-1 node holds {} x C_t"
         + " (hbase.hstore.blockingStoreFiles={} caps the file count HBase sees otherwise)", name, settings,
         FlushPlanner.LEVEL_ONE_HARD_LIMIT, store.getBlockingFileCount());
+    ThroughputCheck.noteForTree(conf).ifPresent(n -> ThroughputCheck.logOnce(LOG, name, n));
   }
 
   /**

@@ -78,5 +78,9 @@ class IamCompactionPolicyTest {
     assertTrue(ThroughputCheck.note(k6, unlimited, 3, 16).isEmpty(), "no limit, nothing to note");
     assertTrue(ThroughputCheck.note(MergePolicies.create("prefix", Map.of()), new Configuration(false), 3, 16)
         .isEmpty(), "not depth-bounded");
+
+    String tree = ThroughputCheck.noteForTree(new Configuration(false)).orElseThrow();
+    assertTrue(tree.contains("an IAM tree reports a pressure of 0") && tree.contains("share at most 50 MB/s"), tree);
+    assertTrue(ThroughputCheck.noteForTree(unlimited).isEmpty());
   }
 }
