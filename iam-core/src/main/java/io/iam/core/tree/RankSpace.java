@@ -2,44 +2,30 @@ package io.iam.core.tree;
 
 import io.iam.core.manifest.NodeMeta;
 import io.iam.core.manifest.Version;
-
-import io.iam.core.key.KeyComparator;
+import io.iam.core.tree.iam.KeyRanks;
 import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
- * Translates a node tree between the engine's byte[] user keys and the pure kernel's {@code long}
- * keys ({@link io.iam.core.tree.iam}) by rank: the distinct keys that matter for one plan (every
- * node's range ends, plus the keys of the records being flushed, if given) are sorted and
- * numbered 0, 1, 2, …. Ranks keep the order exactly, so every plan the kernel makes in rank space
- * (ranges, "the next key", a gap's midpoint) names real keys again. A record key outside the
- * space has no rank; callers place such keys between ranks by comparing bytes. Immutable.
+ * A {@link Version}'s node tree as the pure kernel ({@link io.iam.core.tree.iam}) sees it: the
+ * {@link KeyRanks} of every node's range ends, plus the keys of the records being flushed if given,
+ * and the nodes and shape in those ranks. The embedded engine's ranges are closed, so no rank is an
+ * open end. A record key outside the space has no rank; callers place such keys between ranks by
+ * comparing bytes. Immutable.
  */
 public final class RankSpace {
 
-  private final KeyComparator cmp;
-  private final byte[][] keys;
-  /**
-   * The rank of every key array the space was built from, by identity: node boundaries are looked
-   * up again and again (every node of every level, for each plan), and a hash lookup of the very
-   * same array costs far less than a binary search comparing bytes. Other arrays are searched.
-   */
-  private final IdentityHashMap<byte[], Integer> ranksOfInputs;
+  private final KeyRanks ranks;
 
-  private RankSpace(KeyComparator cmp, byte[][] keys, IdentityHashMap<byte[], Integer> ranksOfInputs) {
-    this.cmp = cmp;
-    this.keys = keys;
-    this.ranksOfInputs = ranksOfInputs;
+  private RankSpace(KeyRanks ranks) {
+    this.ranks = ranks;
   }
 
   /** The rank space of {@code version}'s node boundaries plus {@code recordKeys} (any order, may repeat). */
   public static RankSpace of(Version version, Collection<byte[]> recordKeys) {
-    KeyComparator cmp = version.userComparator();
     List<byte[]> all = new ArrayList<>(recordKeys);
     for (int level = 1; level <= version.depth(); level++) {
       for (NodeMeta n : version.nodes(level)) {
@@ -47,21 +33,12 @@ public final class RankSpace {
         all.add(n.hiRef());
       }
     }
-    all.sort(cmp::compare);
-    List<byte[]> distinct = new ArrayList<>(all.size());
-    IdentityHashMap<byte[], Integer> ranks = new IdentityHashMap<>(all.size());
-    for (byte[] k : all) {
-      if (distinct.isEmpty() || cmp.compare(distinct.get(distinct.size() - 1), k) != 0) {
-        distinct.add(k);
-      }
-      ranks.put(k, distinct.size() - 1);
-    }
-    return new RankSpace(cmp, distinct.toArray(new byte[0][]), ranks);
+    return new RankSpace(KeyRanks.of(all, version.userComparator()::compare));
   }
 
   /** The number of ranks. */
   public int size() {
-    return keys.length;
+    return ranks.size();
   }
 
   /**
@@ -70,24 +47,12 @@ public final class RankSpace {
    * @throws IllegalArgumentException if the key is not in the space
    */
   public long rank(byte[] key) {
-    int i = search(key);
-    if (i < 0) {
-      throw new IllegalArgumentException("key not in the rank space");
-    }
-    return i;
+    return ranks.rank(key);
   }
 
   /** The key of {@code rank} (a copy). */
   public byte[] key(long rank) {
-    if (rank < 0 || rank >= keys.length) {
-      throw new IllegalArgumentException("rank " + rank + " outside 0.." + (keys.length - 1));
-    }
-    return keys[(int) rank].clone();
-  }
-
-  private int search(byte[] key) {
-    Integer known = ranksOfInputs.get(key);
-    return known != null ? known : Arrays.binarySearch(keys, key, cmp::compare);
+    return ranks.key(rank);
   }
 
   /** {@code node} of {@code level} as the kernel sees it. */

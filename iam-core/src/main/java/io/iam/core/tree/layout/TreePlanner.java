@@ -3,6 +3,7 @@ package io.iam.core.tree.layout;
 import io.iam.core.tree.iam.CombinePlanner;
 import io.iam.core.tree.iam.FlushPlan;
 import io.iam.core.tree.iam.FlushPlanner;
+import io.iam.core.tree.iam.KeyRanks;
 import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;
@@ -80,7 +81,7 @@ public final class TreePlanner {
         extra.add(s.last());
       }
     }
-    Step<F> step = new Step<>(layout, RowRanks.of(layout, extra), busy);
+    Step<F> step = new Step<>(layout, ranksOf(layout, extra), busy);
     // Beside running steps that hold no level-1 node (deep ones), level 1 goes first: draining it is
     // what keeps memstore flushes from waiting. Beside a level-1 step, the usual order.
     boolean levelOneFirst = levelOnePressure(layout) >= LEVEL_ONE_FIRST || !alone && !holdsLevelOne(layout, busy);
@@ -202,8 +203,8 @@ public final class TreePlanner {
     if (level1.isEmpty()) {
       return new NodePlan<>("move", List.of(), List.of(newNode(1, 0)), depth, mode);
     }
-    RowRanks ranks = RowRanks.of(layout, List.of());
-    TreeShape shape = ranks.shape(layout, depth, fanout, capacity);
+    KeyRanks ranks = ranksOf(layout, List.of());
+    TreeShape shape = shape(ranks, layout, depth);
     FlushPlan plan = FlushPlanner.plan(shape, new Node(-1, 0, 0, ranks.top(), 1, 1), mode);
     List<FlushPlan.Assignment> as = plan.assignments();
     long[] starts = new long[as.size()];
@@ -215,11 +216,42 @@ public final class TreePlanner {
     List<Target> targets = new ArrayList<>();
     for (int j = 0; j < as.size(); j++) {
       TreeLayout.NodeView<F> c = layout.node(as.get(j).child().id());
-      byte[] lower = j == 0 ? null : ranks.row(starts[j]);
-      byte[] upper = j + 1 < as.size() ? ranks.row(starts[j + 1]) : null;
+      byte[] lower = j == 0 ? null : ranks.key(starts[j]);
+      byte[] upper = j + 1 < as.size() ? ranks.key(starts[j + 1]) : null;
       targets.add(new Target(c.id(), 1, c.lo(), c.hi(), lower, upper, false, 0));
     }
     return new NodePlan<>("flush", List.of(), targets, depth, mode);
+  }
+
+  /** The ranks of every node end of {@code layout} plus {@code extra} rows; an empty row is an open end. */
+  private static <F> KeyRanks ranksOf(TreeLayout<F> layout, Collection<byte[]> extra) {
+    List<byte[]> rows = new ArrayList<>(extra);
+    for (int i = 1; i <= layout.depth(); i++) {
+      for (TreeLayout.NodeView<F> n : layout.level(i)) {
+        rows.add(n.lo());
+        rows.add(n.hi());
+      }
+    }
+    return KeyRanks.of(rows, Rows::compare, Rows::isOpen, Rows.OPEN);
+  }
+
+  /** The kernel's view of {@code n}. */
+  private static <F> Node node(KeyRanks ranks, TreeLayout.NodeView<F> n) {
+    return new Node(n.id(), n.level(), ranks.lo(n.lo(), Rows::isOpen), ranks.hi(n.hi(), Rows::isOpen), n.bytes(),
+        n.sequences());
+  }
+
+  /** The kernel's shape of {@code layout} with {@code depth} levels (≥ the layout's, ≥ 1). */
+  private <F> TreeShape shape(KeyRanks ranks, TreeLayout<F> layout, int depth) {
+    List<List<Node>> levels = new ArrayList<>();
+    for (int i = 1; i <= depth; i++) {
+      List<Node> level = new ArrayList<>();
+      for (TreeLayout.NodeView<F> n : layout.level(i)) {
+        level.add(node(ranks, n));
+      }
+      levels.add(level);
+    }
+    return new TreeShape(levels, fanout, capacity);
   }
 
   private static Target newNode(int level, long cutBytes) {
@@ -234,13 +266,13 @@ public final class TreePlanner {
   /** The planning of one step at one depth. */
   private final class Step<F> {
     private final TreeLayout<F> layout;
-    private final RowRanks ranks;
+    private final KeyRanks ranks;
     private final Claim busy;
     private int depth;
     private TreeShape shape;
     private Mode mode;
 
-    Step(TreeLayout<F> layout, RowRanks ranks, Claim busy) {
+    Step(TreeLayout<F> layout, KeyRanks ranks, Claim busy) {
       this.layout = layout;
       this.ranks = ranks;
       this.busy = busy;
@@ -253,7 +285,7 @@ public final class TreePlanner {
 
     void at(int d) {
       depth = d;
-      shape = ranks.shape(layout, d, fanout, capacity);
+      shape = shape(ranks, layout, d);
       mode = modes.apply(levelBytes(layout, d));
     }
 
@@ -274,7 +306,7 @@ public final class TreePlanner {
       if (lo == null) {
         return new NodePlan<>("adopt", files, List.of(), depth, mode); // only empty files: drop them
       }
-      Node memtable = new Node(-1, 0, ranks.lo(lo), ranks.hi(hi), bytes, files.size());
+      Node memtable = new Node(-1, 0, ranks.lo(lo, Rows::isOpen), ranks.hi(hi, Rows::isOpen), bytes, files.size());
       return translate(FlushPlanner.plan(shape, memtable, mode), false, "adopt");
     }
 
@@ -384,8 +416,8 @@ public final class TreePlanner {
         }
         case SPLIT -> {
           TreeLayout.NodeView<F> v = layout.node(n.id());
-          byte[] split = ranks.row(plan.splitKey());
-          targets.add(new Target(Target.NEW, level, v.lo(), ranks.row(plan.splitKey() - 1), null, split, true, 0));
+          byte[] split = ranks.key(plan.splitKey());
+          targets.add(new Target(Target.NEW, level, v.lo(), ranks.key(plan.splitKey() - 1), null, split, true, 0));
           targets.add(new Target(Target.NEW, level, split, v.hi(), split, null, true, 0));
         }
         case FLUSH -> {
@@ -411,8 +443,8 @@ public final class TreePlanner {
         byte[] lo = c.lo();
         byte[] hi = c.hi();
         if (!leaf) {
-          lo = a.lo() == n.lo() ? Rows.minLo(c.lo(), ranks.row(a.lo())) : ranks.row(a.lo());
-          hi = a.hi() == n.hi() ? Rows.maxHi(c.hi(), ranks.row(a.hi())) : ranks.row(a.hi());
+          lo = a.lo() == n.lo() ? Rows.minLo(c.lo(), ranks.key(a.lo())) : ranks.key(a.lo());
+          hi = a.hi() == n.hi() ? Rows.maxHi(c.hi(), ranks.key(a.hi())) : ranks.key(a.hi());
         }
         switch (a.action()) {
           case APPEND -> {
@@ -456,11 +488,11 @@ public final class TreePlanner {
           own = c;
         }
       }
-      return Target.marker(n.id(), n.level(), ranks.row(own.lo()), ranks.row(own.hi()));
+      return Target.marker(n.id(), n.level(), ranks.key(own.lo()), ranks.key(own.hi()));
     }
 
     private byte[] bound(long rank) {
-      return rank <= 0 || rank >= ranks.top() ? null : ranks.row(rank);
+      return rank <= 0 || rank >= ranks.top() ? null : ranks.key(rank);
     }
 
     private void addFiles(TreeLayout.NodeView<F> v, List<F> inputs) {
