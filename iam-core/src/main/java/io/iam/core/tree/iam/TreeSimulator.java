@@ -14,8 +14,9 @@ import java.util.SplittableRandom;
  * #step()} is one memtable flush: C_t bytes of uniformly random keys in {@code [0, 2^40)}
  * ({@code C_t / recordBytes} records) are flushed into L1, then the tree is settled.
  *
- * <p>Settling repeats until nothing applies: (1) the deepest full internal node (≥ C_t bytes) is
- * split or flushed, so a flushing node's internal children are never full; (2) a level is added
+ * <p>Settling repeats until nothing applies: (1) the first full internal node (≥ C_t bytes) in
+ * {@link FlushOrder}, the engines' order (deepest level first, the fullest first), is split or
+ * flushed, so a flushing node's internal children are never full; (2) a level is added
  * if the leaf level is full; (3) a node is combined on a level with too many nodes. (The paper
  * runs add-level and combines before each flush; running them after draining full nodes keeps
  * the same invariants at the end of every step.)
@@ -133,9 +134,9 @@ public final class TreeSimulator {
         throw new IllegalStateException("the tree does not settle");
       }
       TreeShape shape = shape();
-      Node full = deepestFullInternal(shape);
-      if (full != null) {
-        apply(FlushPlanner.plan(shape, full, mode), false);
+      Optional<FlushPlan> full = FlushOrder.first(shape, shape.depth() - 1, 1, mode, (n, plan) -> Optional.of(plan));
+      if (full.isPresent()) {
+        apply(full.get(), false);
       } else if (CombinePlanner.needsNewLevel(shape)) {
         levels.add(new ArrayList<>());
       } else {
@@ -147,17 +148,6 @@ public final class TreeSimulator {
         apply(FlushPlanner.planCombine(shape, victim.get(), mode), true);
       }
     }
-  }
-
-  private Node deepestFullInternal(TreeShape shape) {
-    for (int i = shape.depth() - 1; i >= 1; i--) {
-      for (Node node : shape.level(i)) {
-        if (node.bytes() >= capacity) {
-          return node;
-        }
-      }
-    }
-    return null;
   }
 
   private void apply(FlushPlan plan, boolean destroy) {

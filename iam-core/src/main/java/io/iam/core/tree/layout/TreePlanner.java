@@ -2,6 +2,7 @@ package io.iam.core.tree.layout;
 
 import io.iam.core.tree.iam.CombinePlanner;
 import io.iam.core.tree.iam.FlushPlan;
+import io.iam.core.tree.iam.FlushOrder;
 import io.iam.core.tree.iam.FlushPlanner;
 import io.iam.core.tree.iam.KeyRanks;
 import io.iam.core.tree.iam.Mode;
@@ -9,7 +10,6 @@ import io.iam.core.tree.iam.Node;
 import io.iam.core.tree.iam.TreeShape;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -310,58 +310,18 @@ public final class TreePlanner {
       return translate(FlushPlanner.plan(shape, memtable, mode), false, "adopt");
     }
 
-    /** The deepest, fullest full internal node that can flush, or a full child blocking it. */
+    /** The deepest, fullest full internal node that can flush, or a full child blocking it ({@link FlushOrder}). */
     Optional<NodePlan<F>> fullInternal() {
-      for (int i = depth - 1; i >= 1; i--) {
-        Optional<NodePlan<F>> plan = fullAt(i);
-        if (plan.isPresent()) {
-          return plan;
-        }
-      }
-      return Optional.empty();
+      return FlushOrder.first(shape, depth - 1, 1, mode, this::startIfFree);
     }
 
     /** The fullest full level-1 node, if level 1 is internal, or a full child blocking it. */
     Optional<NodePlan<F>> fullLevelOne() {
-      return depth > 1 ? fullAt(1) : Optional.empty();
+      return depth > 1 ? FlushOrder.first(shape, 1, 1, mode, this::startIfFree) : Optional.empty();
     }
 
-    private Optional<NodePlan<F>> fullAt(int level) {
-      for (Node n : fullest(shape.level(level))) {
-        Optional<NodePlan<F>> plan = unblocking(n);
-        if (plan.isPresent()) {
-          return plan;
-        }
-      }
-      return Optional.empty();
-    }
-
-    private Optional<NodePlan<F>> unblocking(Node n) {
-      FlushPlan plan = FlushPlanner.plan(shape, n, mode);
-      if (plan.kind() == FlushPlan.Kind.FLUSH && !shape.isLeaf(n.level() + 1)) {
-        List<Node> blockers = fullest(shape.children(n));
-        if (!blockers.isEmpty()) {
-          for (Node c : blockers) {
-            Optional<NodePlan<F>> p = unblocking(c);
-            if (p.isPresent()) {
-              return p;
-            }
-          }
-          return Optional.empty();
-        }
-      }
+    private Optional<NodePlan<F>> startIfFree(Node n, FlushPlan plan) {
       return ifFree(translate(plan, false, plan.kind().name().toLowerCase(java.util.Locale.ROOT)));
-    }
-
-    private List<Node> fullest(List<Node> nodes) {
-      List<Node> full = new ArrayList<>();
-      for (Node n : nodes) {
-        if (n.bytes() >= capacity) {
-          full.add(n);
-        }
-      }
-      full.sort(Comparator.comparingLong(Node::bytes).reversed());
-      return full;
     }
 
     /**
