@@ -19,6 +19,7 @@ import io.iam.core.manifest.VersionSet;
 import io.iam.core.tree.iam.CombinePlanner;
 import io.iam.core.tree.iam.FlushPlan;
 import io.iam.core.tree.iam.FlushOrder;
+import io.iam.core.tree.iam.TreeScheduler;
 import io.iam.core.tree.iam.FlushPlanner;
 import io.iam.core.tree.iam.MkChooser;
 import io.iam.core.tree.iam.Mode;
@@ -152,13 +153,13 @@ final class NodeTree {
   // ---------------------------------------------------------------- choosing work (metadata only)
 
   /**
-   * The next background job, or null. First a new level once the leaf level is full: nothing else
-   * starts, and memtable flushes wait too ({@link #pickMemtableFlush}), so it is added as soon as
-   * {@code idle} (nothing running); waiting instead for a gap in the work let the full leaf level
-   * take merges for the rest of a busy load. Then the first full internal node in the kernel's
-   * {@link FlushOrder} (deepest level first, the fullest first, full internal children before their
-   * parent), as HBase's planner and the simulator take them, whose nodes are free. Else a combine
-   * on a level with too many nodes.
+   * The next background job, or null, in the kernel's {@link TreeScheduler} order, which the
+   * simulator settles in too. First a new level once the leaf level is full: nothing else starts,
+   * and memtable flushes wait too ({@link #pickMemtableFlush}), so it is added as soon as {@code
+   * idle} (nothing running); waiting instead for a gap in the work let the full leaf level take
+   * merges for the rest of a busy load. Then the first full internal node in {@link FlushOrder}
+   * (deepest level first, the fullest first, full internal children before their parent) whose
+   * nodes are free. Else a combine on a level with too many nodes.
    *
    * <p>Deepest first keeps the lower levels drained, so a flush is rarely blocked by a full child.
    * Measured at 4 M records (680 MiB cache), it wrote 5.06 bytes per byte against 5.64 when the
@@ -166,29 +167,32 @@ final class NodeTree {
    */
   NodeJob pick(Version v, Set<Long> busy, boolean idle) {
     TreeShape shape = shape(v);
-    if (levelDue(shape)) {
-      // The leaf level is full: add a level as soon as the jobs running now end, before any other
-      // job (§4.2.3 adds it when N_n reaches t^n; leaves flushed into meanwhile would be merged).
-      return idle ? new NodeJob(NodeJob.Kind.ADD_LEVEL, shape.depth() + 1, null, null, Set.of()) : null;
-    }
-    Optional<NodeJob> flush = FlushOrder.first(shape, shape.depth() - 1, 1, Mode.lsa(), (n, plan) -> {
-      Set<Long> reserved = reservation(shape, n, plan);
-      return reserved != null && disjoint(reserved, busy)
-          ? Optional.of(new NodeJob(NodeJob.Kind.FLUSH_NODE, n.level(), find(v, n.level(), n.id()), null, reserved))
-          : Optional.empty();
-    });
-    if (flush.isPresent()) {
-      return flush.get();
-    }
-    Optional<Node> victim = CombinePlanner.pick(shape);
-    if (victim.isPresent() && !combining.get()) {
-      Node n = victim.get();
-      Set<Long> reserved = reservation(shape, n, FlushPlanner.planCombine(shape, n, Mode.lsa()));
-      if (reserved != null && disjoint(reserved, busy)) {
-        return new NodeJob(NodeJob.Kind.COMBINE, n.level(), find(v, n.level(), n.id()), null, reserved);
+    return TreeScheduler.next(shape, shape.depth() < maxDepth, Mode.lsa(), new TreeScheduler.Steps<NodeJob>() {
+      @Override
+      public Optional<NodeJob> addLevel() {
+        // As soon as the jobs running now end, before any other job: leaves flushed into meanwhile
+        // would be merged.
+        return idle ? Optional.of(new NodeJob(NodeJob.Kind.ADD_LEVEL, shape.depth() + 1, null, null, Set.of()))
+            : Optional.empty();
       }
-    }
-    return null;
+
+      @Override
+      public Optional<NodeJob> flush(Node n, FlushPlan plan) {
+        return start(NodeJob.Kind.FLUSH_NODE, n, plan);
+      }
+
+      @Override
+      public Optional<NodeJob> combine(Node victim, FlushPlan plan) {
+        return combining.get() ? Optional.empty() : start(NodeJob.Kind.COMBINE, victim, plan);
+      }
+
+      private Optional<NodeJob> start(NodeJob.Kind kind, Node n, FlushPlan plan) {
+        Set<Long> reserved = reservation(shape, n, plan);
+        return reserved != null && disjoint(reserved, busy)
+            ? Optional.of(new NodeJob(kind, n.level(), find(v, n.level(), n.id()), null, reserved))
+            : Optional.empty();
+      }
+    }).orElse(null);
   }
 
   /** {@code v}'s node tree in the rank space of its node boundaries alone. */

@@ -14,12 +14,11 @@ import java.util.SplittableRandom;
  * #step()} is one memtable flush: C_t bytes of uniformly random keys in {@code [0, 2^40)}
  * ({@code C_t / recordBytes} records) are flushed into L1, then the tree is settled.
  *
- * <p>Settling repeats until nothing applies: (1) the first full internal node (≥ C_t bytes) in
- * {@link FlushOrder}, the engines' order (deepest level first, the fullest first), is split or
- * flushed, so a flushing node's internal children are never full; (2) a level is added
- * if the leaf level is full; (3) a node is combined on a level with too many nodes. (The paper
- * runs add-level and combines before each flush; running them after draining full nodes keeps
- * the same invariants at the end of every step.)
+ * <p>Settling repeats the embedded engine's {@link TreeScheduler} order until nothing applies:
+ * (1) a level is added if the leaf level is full; (2) the first full internal node (≥ C_t bytes)
+ * in {@link FlushOrder} (deepest level first, the fullest first) is split or flushed, so a
+ * flushing node's internal children are never full; (3) a node is combined on a level with too
+ * many nodes.
  *
  * <p>After a node (not a combined one) flushes, its range is shrunk toward balance with its
  * neighbours by {@link FlushPlanner#planShrink} (metadata only, nothing is written).
@@ -129,23 +128,29 @@ public final class TreeSimulator {
   }
 
   private void settle() {
-    for (int guard = 0; ; guard++) {
+    TreeScheduler.Steps<Boolean> steps = new TreeScheduler.Steps<>() {
+      @Override
+      public Optional<Boolean> addLevel() {
+        levels.add(new ArrayList<>());
+        return Optional.of(true);
+      }
+
+      @Override
+      public Optional<Boolean> flush(Node node, FlushPlan plan) {
+        apply(plan, false);
+        return Optional.of(true);
+      }
+
+      @Override
+      public Optional<Boolean> combine(Node victim, FlushPlan plan) {
+        combines++;
+        apply(plan, true);
+        return Optional.of(true);
+      }
+    };
+    for (int guard = 0; TreeScheduler.next(shape(), true, mode, steps).isPresent(); guard++) {
       if (guard > 1_000_000) {
         throw new IllegalStateException("the tree does not settle");
-      }
-      TreeShape shape = shape();
-      Optional<FlushPlan> full = FlushOrder.first(shape, shape.depth() - 1, 1, mode, (n, plan) -> Optional.of(plan));
-      if (full.isPresent()) {
-        apply(full.get(), false);
-      } else if (CombinePlanner.needsNewLevel(shape)) {
-        levels.add(new ArrayList<>());
-      } else {
-        Optional<Node> victim = CombinePlanner.pick(shape);
-        if (victim.isEmpty()) {
-          return;
-        }
-        combines++;
-        apply(FlushPlanner.planCombine(shape, victim.get(), mode), true);
       }
     }
   }
