@@ -24,7 +24,10 @@ import java.util.function.Function;
  * halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the deepest
  * full internal node (a full internal child that blocks it goes first), as the embedded engine
  * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
- * cut); then a new level once the leaf level is full; then a combine. A host that runs steps side by
+ * cut); then a new level once the leaf level is full; then a combine. (The embedded engine's {@link
+ * io.iam.core.tree.iam.TreeScheduler} adds a level first; here, in one A/B of three loads each of
+ * 1,000,000 rows, level first wrote 4.96, 4.63 and 4.88 bytes per byte against 4.32, 4.65 and 4.76,
+ * so HBase keeps it last.) A host that runs steps side by
  * side passes the running steps' {@link Claim}s and gets only a step on other nodes; beside deep
  * steps only, level 1's full nodes first. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
  * engine's decisions.
