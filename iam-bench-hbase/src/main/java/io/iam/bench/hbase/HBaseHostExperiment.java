@@ -107,7 +107,7 @@ final class HBaseHostExperiment implements HostExperiment {
           + " smaller records");
     }
     HBaseOptions options = options(spec);
-    Connection c = connection();
+    Connection c = connection(options.server());
     long start = System.nanoTime();
     TableName table = HBaseTarget.createTable(c, options, name -> descriptor(name, options));
     HostRun result;
@@ -166,10 +166,13 @@ final class HBaseHostExperiment implements HostExperiment {
     return table.build();
   }
 
-  /** The mini cluster's connection, acquiring the cluster on the first call. */
-  private Connection connection() throws IOException {
+  /**
+   * The mini cluster's connection, acquiring the cluster with the region server's {@code settings}
+   * on the first call (a later run asking for other settings is refused by {@link MiniCluster}).
+   */
+  private Connection connection(RegionServerSettings settings) throws IOException {
     if (connection == null) {
-      Configuration conf = MiniCluster.acquire(LoadConfig.defaults(HBaseTarget.NAME, FLUSH_BYTES, CACHE_BYTES));
+      Configuration conf = MiniCluster.acquire(LoadConfig.defaults(HBaseTarget.NAME, FLUSH_BYTES, CACHE_BYTES), settings);
       try {
         connection = ConnectionFactory.createConnection(conf);
       } catch (IOException | RuntimeException e) {

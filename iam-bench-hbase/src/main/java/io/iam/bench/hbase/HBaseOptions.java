@@ -111,35 +111,16 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
           + " by compaction pressure) or unlimited");
     }
     if (zookeeper.isPresent() && throughput.equals("unlimited")) {
-      problems.add(COMPACTION_THROUGHPUT + " sets the mini cluster's region server; a real cluster's is set in"
-          + " its hbase-site.xml (hbase.regionserver.throughput.controller)");
+      problems.add(miniClusterOnly(COMPACTION_THROUGHPUT, "hbase.regionserver.throughput.controller"));
     }
     String waitGiven = Optional.ofNullable(rest.remove(BLOCKING_WAIT_MS)).map(String::trim).orElse("hbase");
-    int waitMillis = 0;
-    if (!waitGiven.equals("hbase")) {
-      try {
-        waitMillis = Integer.parseInt(waitGiven);
-      } catch (NumberFormatException e) {
-        waitMillis = -1;
-      }
-      if (waitMillis < 1) {
-        problems.add(BLOCKING_WAIT_MS + "='" + waitGiven + "': milliseconds, at least 1, or hbase (90,000)");
-      } else if (zookeeper.isPresent()) {
-        problems.add(BLOCKING_WAIT_MS + " sets the mini cluster's region server; a real cluster's is set in"
-            + " its hbase-site.xml (hbase.hstore.blockingWaitTime)");
-      }
+    int waitMillis = waitGiven.equals("hbase") ? 0
+        : positive(BLOCKING_WAIT_MS, waitGiven, "milliseconds, at least 1, or hbase (90,000)", problems);
+    if (waitMillis > 0 && zookeeper.isPresent()) {
+      problems.add(miniClusterOnly(BLOCKING_WAIT_MS, RegionServerSettings.BLOCKING_WAIT_KEY));
     }
-    int blockingOption = 0;
-    if (blockingGiven != null) {
-      try {
-        blockingOption = Integer.parseInt(blockingGiven.trim());
-      } catch (NumberFormatException e) {
-        blockingOption = -1;
-      }
-      if (blockingOption < 1) {
-        problems.add(BLOCKING_STORE_FILES + "='" + blockingGiven + "': a whole number of files, at least 1");
-      }
-    }
+    int blockingOption = blockingGiven == null ? 0
+        : positive(BLOCKING_STORE_FILES, blockingGiven, "a whole number of files, at least 1", problems);
     if (zookeeper.isPresent() && zookeeper.get().isEmpty()) {
       problems.add(ZOOKEEPER + "='': give host:port[,host:port...]");
     }
@@ -199,7 +180,27 @@ public record HBaseOptions(Optional<String> zookeeper, String table, boolean reg
     }
     return new HBaseOptions(zookeeper, table, Boolean.parseBoolean(splits), family,
         blockingOption > 0 ? blockingOption : blocking,
-        new RegionServerSettings(throughput.equals("unlimited"), Math.max(0, waitMillis)));
+        new RegionServerSettings(throughput.equals("unlimited"), waitMillis));
+  }
+
+  /** The problem with region server option {@code key} given for a real cluster. */
+  private static String miniClusterOnly(String key, String property) {
+    return key + " sets the mini cluster's region server; a real cluster's is set in its hbase-site.xml ("
+        + property + ")";
+  }
+
+  /** {@code given} as a whole number of at least 1, or 0 after adding a problem that names {@code key}. */
+  private static int positive(String key, String given, String allowed, List<String> problems) {
+    try {
+      int value = Integer.parseInt(given.trim());
+      if (value >= 1) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    problems.add(key + "='" + given + "': " + allowed);
+    return 0;
   }
 
   /** Whether the store runs on the in-process mini cluster. */

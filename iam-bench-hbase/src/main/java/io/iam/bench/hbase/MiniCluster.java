@@ -108,7 +108,8 @@ final class MiniCluster {
         .getCompactionThroughputController();
     return (c instanceof NoLimitThroughputController ? "unlimited"
         : "limited by HBase's " + c.getClass().getSimpleName()) + ", flush holds of at most "
-        + util.getConfiguration().getInt("hbase.hstore.blockingWaitTime", 90_000) + " ms";
+        + util.getConfiguration().getInt(RegionServerSettings.BLOCKING_WAIT_KEY,
+            RegionServerSettings.HBASE_BLOCKING_WAIT_MILLIS) + " ms";
   }
 
   /** The regions of {@code table} on the cluster's region servers (one, unless it split). */

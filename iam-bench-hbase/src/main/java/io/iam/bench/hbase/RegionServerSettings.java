@@ -16,6 +16,11 @@ import org.apache.hadoop.hbase.regionserver.throttle.NoLimitThroughputController
  */
 record RegionServerSettings(boolean unlimitedCompactions, int blockingWaitMillis) {
 
+  /** HBase's property for the longest flush hold, in milliseconds. */
+  static final String BLOCKING_WAIT_KEY = "hbase.hstore.blockingWaitTime";
+  /** HBase's default for {@value #BLOCKING_WAIT_KEY}. */
+  static final int HBASE_BLOCKING_WAIT_MILLIS = 90_000;
+
   /** HBase's own settings. */
   static final RegionServerSettings HBASE = new RegionServerSettings(false, 0);
 
@@ -26,7 +31,7 @@ record RegionServerSettings(boolean unlimitedCompactions, int blockingWaitMillis
           NoLimitThroughputController.class.getName());
     }
     if (blockingWaitMillis > 0) {
-      conf.setInt("hbase.hstore.blockingWaitTime", blockingWaitMillis);
+      conf.setInt(BLOCKING_WAIT_KEY, blockingWaitMillis);
     }
   }
 

@@ -21,6 +21,8 @@ public final class KeyRanks {
 
   private final Comparator<byte[]> order;
   private final byte[][] keys;
+  /** Whether a key is an open end. */
+  private final Predicate<byte[]> isOpen;
   /** The key an open end translates back to, or null if the host has none. */
   private final byte[] open;
   /**
@@ -30,9 +32,11 @@ public final class KeyRanks {
    */
   private final IdentityHashMap<byte[], Integer> ranksOfInputs;
 
-  private KeyRanks(Comparator<byte[]> order, byte[][] keys, byte[] open, IdentityHashMap<byte[], Integer> ranksOfInputs) {
+  private KeyRanks(Comparator<byte[]> order, byte[][] keys, Predicate<byte[]> isOpen, byte[] open,
+      IdentityHashMap<byte[], Integer> ranksOfInputs) {
     this.order = order;
     this.keys = keys;
+    this.isOpen = isOpen;
     this.open = open;
     this.ranksOfInputs = ranksOfInputs;
   }
@@ -65,7 +69,7 @@ public final class KeyRanks {
       }
       ranks.put(k, distinct.size() - 1);
     }
-    return new KeyRanks(order, distinct.toArray(new byte[0][]), open, ranks);
+    return new KeyRanks(order, distinct.toArray(new byte[0][]), isOpen, open, ranks);
   }
 
   /** n, the number of distinct keys. */
@@ -92,13 +96,13 @@ public final class KeyRanks {
     return i + 1L;
   }
 
-  /** The rank of low end {@code lo}: 0 if it is open ({@code isOpen}), else its rank. */
-  public long lo(byte[] lo, Predicate<byte[]> isOpen) {
+  /** The rank of low end {@code lo}: 0 if it is open, else its rank. */
+  public long lo(byte[] lo) {
     return isOpen.test(lo) ? 0 : rank(lo);
   }
 
-  /** The rank of high end {@code hi}: n + 1 if it is open ({@code isOpen}), else its rank. */
-  public long hi(byte[] hi, Predicate<byte[]> isOpen) {
+  /** The rank of high end {@code hi}: n + 1 if it is open, else its rank. */
+  public long hi(byte[] hi) {
     return isOpen.test(hi) ? top() : rank(hi);
   }
 

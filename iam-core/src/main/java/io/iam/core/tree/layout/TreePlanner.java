@@ -25,9 +25,8 @@ import java.util.function.Function;
  * full internal node (a full internal child that blocks it goes first), as the embedded engine
  * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
  * cut); then a new level once the leaf level is full; then a combine. (The embedded engine's {@link
- * io.iam.core.tree.iam.TreeScheduler} adds a level first; here, in one A/B of three loads each of
- * 1,000,000 rows, level first wrote 4.96, 4.63 and 4.88 bytes per byte against 4.32, 4.65 and 4.76,
- * so HBase keeps it last.) A host that runs steps side by
+ * io.iam.core.tree.iam.TreeScheduler} adds a level first; in HBase that wrote more, see
+ * docs/hbase-engine.md, so the level stays last here.) A host that runs steps side by
  * side passes the running steps' {@link Claim}s and gets only a step on other nodes; beside deep
  * steps only, level 1's full nodes first. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
  * engine's decisions.
@@ -240,7 +239,7 @@ public final class TreePlanner {
 
   /** The kernel's view of {@code n}. */
   private static <F> Node node(KeyRanks ranks, TreeLayout.NodeView<F> n) {
-    return new Node(n.id(), n.level(), ranks.lo(n.lo(), Rows::isOpen), ranks.hi(n.hi(), Rows::isOpen), n.bytes(),
+    return new Node(n.id(), n.level(), ranks.lo(n.lo()), ranks.hi(n.hi()), n.bytes(),
         n.sequences());
   }
 
@@ -309,7 +308,7 @@ public final class TreePlanner {
       if (lo == null) {
         return new NodePlan<>("adopt", files, List.of(), depth, mode); // only empty files: drop them
       }
-      Node memtable = new Node(-1, 0, ranks.lo(lo, Rows::isOpen), ranks.hi(hi, Rows::isOpen), bytes, files.size());
+      Node memtable = new Node(-1, 0, ranks.lo(lo), ranks.hi(hi), bytes, files.size());
       return translate(FlushPlanner.plan(shape, memtable, mode), false, "adopt");
     }
 
