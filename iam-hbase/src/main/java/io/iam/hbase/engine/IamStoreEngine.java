@@ -137,7 +137,8 @@ public class IamStoreEngine
    * two minutes). Every HFile HBase writes names, in its compaction-event metadata, the store's
    * compacted files not yet archived; a tree makes many small steps, so left to the discharger
    * that list grows to thousands and writing it dominated each step. Files a scan still reads are
-   * skipped by HBase and archived later.
+   * skipped by HBase and archived later, and so are files whose step HBase has not finished with
+   * ({@link IamStoreFileManager#getCompactedfiles}).
    */
   private void archiveCompactedFiles() {
     if (storeFileManager.getCompactedFilesCount() == 0) {
@@ -242,6 +243,7 @@ public class IamStoreEngine
       if (plan == null) {
         throw new IllegalStateException("compact without a selection");
       }
+      storeFileManager.stepStarting();
       archiveCompactedFiles();
       return compactor.compact(request, plan.targets(), plan.depth(), storeFileManager::nextStamp,
           throughputController, user);

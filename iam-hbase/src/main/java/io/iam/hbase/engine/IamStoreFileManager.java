@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
@@ -78,7 +79,7 @@ public final class IamStoreFileManager implements StoreFileManager {
   private final AtomicLong stamps = new AtomicLong();
   private final Function<TreeLayout<HStoreFile>, Backlog> backlogs;
   private volatile State state = state(List.of(), Map.of());
-  private volatile ImmutableList<HStoreFile> compacted = ImmutableList.of();
+  private final ReplacedFiles<HStoreFile> compacted;
   /** The backlog of one state: computed once per state. */
   private record Work(State of, Backlog backlog) {}
 
@@ -103,8 +104,22 @@ public final class IamStoreFileManager implements StoreFileManager {
    *     compactions until it has no step to run)
    */
   public IamStoreFileManager(int blockingFileCount, Function<TreeLayout<HStoreFile>, Backlog> backlogs) {
+    this(blockingFileCount, backlogs, System::nanoTime);
+  }
+
+  /** As above, with {@code clock} (nanoseconds) deciding when replaced files may be closed. */
+  IamStoreFileManager(int blockingFileCount, Function<TreeLayout<HStoreFile>, Backlog> backlogs, LongSupplier clock) {
     this.blockingFileCount = blockingFileCount;
     this.backlogs = backlogs;
+    this.compacted = new ReplacedFiles<>(clock);
+  }
+
+  /**
+   * Called by a tree step as it starts, on its compaction thread: the files that thread's earlier
+   * steps replaced may be closed now ({@link ReplacedFiles}).
+   */
+  public void stepStarting() {
+    compacted.stepStarting();
   }
 
   /** The tree as the files form it now. */
@@ -283,15 +298,12 @@ public final class IamStoreFileManager implements StoreFileManager {
     replace(all);
     written(results);
     compactedFiles.forEach(HStoreFile::markCompactedAway);
-    List<HStoreFile> c = new ArrayList<>(compacted);
-    c.addAll(compactedFiles);
-    compacted = ImmutableList.sortedCopyOf(ORDER, c);
+    compacted.add(compactedFiles);
   }
 
   @Override
   public void removeCompactedFiles(Collection<HStoreFile> compactedFiles) {
-    Set<HStoreFile> gone = Set.copyOf(compactedFiles);
-    compacted = compacted.stream().filter(f -> !gone.contains(f)).collect(ImmutableList.toImmutableList());
+    compacted.remove(compactedFiles);
   }
 
   @Override
@@ -304,9 +316,7 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   @Override
   public Collection<HStoreFile> clearCompactedFiles() {
-    ImmutableList<HStoreFile> c = compacted;
-    compacted = ImmutableList.of();
-    return c;
+    return ImmutableList.sortedCopyOf(ORDER, compacted.clear());
   }
 
   @Override
@@ -314,9 +324,14 @@ public final class IamStoreFileManager implements StoreFileManager {
     return state.files();
   }
 
+  /**
+   * The replaced files HBase may close and archive now: those whose step HBase is done with
+   * ({@link ReplacedFiles}). The others are named by the files that replaced them, so a reopened
+   * store skips them all the same.
+   */
   @Override
   public Collection<HStoreFile> getCompactedfiles() {
-    return compacted;
+    return ImmutableList.sortedCopyOf(ORDER, compacted.closable());
   }
 
   /**
@@ -337,7 +352,7 @@ public final class IamStoreFileManager implements StoreFileManager {
 
   @Override
   public int getCompactedFilesCount() {
-    return compacted.size();
+    return compacted.closable().size();
   }
 
   /**

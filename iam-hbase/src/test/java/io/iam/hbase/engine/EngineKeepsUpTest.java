@@ -14,6 +14,7 @@ import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.CompactSplit;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
@@ -67,7 +68,7 @@ class EngineKeepsUpTest {
 
   @Test
   void hundredsOfFlushesAreNeverDelayedByTheStoresFileCount() throws Exception {
-    try (LogCapture flusher = LogCapture.of(MemStoreFlusher.class)) {
+    try (LogCapture flusher = LogCapture.of(MemStoreFlusher.class); LogCapture compactions = LogCapture.of(CompactSplit.class)) {
       // Control: HBase's default engine with room for one file delays its flushes, and the capture sees it.
       StoreProbe control = table("keeps_up_control", Map.of("hbase.hstore.blockingStoreFiles", "1"));
       for (int i = 0; i < 40 && flusher.containing(region(control)).isEmpty(); i++) {
@@ -106,6 +107,7 @@ class EngineKeepsUpTest {
       assertTrue(iamTime.compareTo(bound) <= 0, "IAM load " + iamTime + " against the default engine's "
           + defaultTime + " (bound " + bound + ")");
 
+      assertEquals(List.of(), compactions.containing("Compaction failed"), "failed tree steps");
       HStore store = iam.store();
       TreeLayout<HStoreFile> layout = EngineProbe.layout(store);
       assertTrue(layout.depth() >= 3, "levels:\n" + layout);
