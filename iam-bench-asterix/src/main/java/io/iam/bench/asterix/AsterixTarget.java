@@ -291,6 +291,15 @@ public final class AsterixTarget implements LoadTarget {
     userBytes.add(key.length + value.length);
   }
 
+  /**
+   * Puts are thread-safe, one at a time: each holds the buffer's monitor (and sends a full batch
+   * under it), and the user bytes are a {@link LongAdder}.
+   */
+  @Override
+  public boolean concurrentPuts() {
+    return true;
+  }
+
   /** Sends the buffered records as one UPSERT; the caller holds the buffer's monitor. */
   private void flushBufferLocked() throws IOException {
     if (buffer.isEmpty()) {

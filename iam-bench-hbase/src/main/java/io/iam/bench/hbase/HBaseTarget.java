@@ -284,6 +284,15 @@ public final class HBaseTarget implements LoadTarget {
   }
 
   /**
+   * Puts are thread-safe: the {@link BufferedMutator} is, timestamps come from an atomic counter,
+   * and the user bytes are a {@link LongAdder}.
+   */
+  @Override
+  public boolean concurrentPuts() {
+    return true;
+  }
+
+  /**
    * Sends the buffered puts, if any, so that what follows sees every put that returned before. It
    * holds {@link #writes} exclusively: a {@code mutate} that overflows the buffer sends rows of other
    * threads' returned puts and waits for them, and the mutator's {@code flush()} does not wait for

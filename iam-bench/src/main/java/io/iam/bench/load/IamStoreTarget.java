@@ -114,6 +114,12 @@ public final class IamStoreTarget implements LoadTarget {
     store.put(key, value, writeOptions);
   }
 
+  /** {@link IamStore} takes writes from any number of threads (a group commit queues them). */
+  @Override
+  public boolean concurrentPuts() {
+    return true;
+  }
+
   @Override
   public void settle() throws IOException {
     SettleWaiter.bounded(name, config.settleTimeout(), store::flushAndSettle);

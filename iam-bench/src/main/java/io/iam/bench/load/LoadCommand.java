@@ -45,9 +45,9 @@ import picocli.CommandLine.TypeConversionException;
     usageHelpAutoWidth = true,
     description = {
       "Loads a store with YCSB-style records (keys 'user' + FNV-hashed record number, incompressible"
-          + " values drawn from --seed) from one thread, waits for its background compactions, and reports"
-          + " throughput, put latency, write amplification per level (flushes + compactions over user bytes,"
-          + " WAL excluded) and disk size.",
+          + " values drawn from --seed) from --writers client threads, waits for its background compactions,"
+          + " and reports throughput, put latency, write amplification per level (flushes + compactions over"
+          + " user bytes, WAL excluded) and disk size.",
       "Then, on the same store, optional phases in this order: --overwrites (puts of loaded keys, then"
           + " a settle; reports space amplification, disk bytes over live key plus value bytes, and write"
           + " amplification over the whole run), --reads (point reads of loaded keys, YCSB workload C"
@@ -81,6 +81,13 @@ public final class LoadCommand implements Callable<Integer> {
   int bloomBits;
 
   @Mixin BackgroundThreadsOption threads = new BackgroundThreadsOption();
+
+  @Option(names = "--writers", paramLabel = "N", defaultValue = "1",
+      description = "Client threads that put the records at once into the one store: writer w puts records w,"
+          + " w + N, w + 2N, ..., with values of its own drawn from --seed. Throughput is over the wall time of"
+          + " all of them; the latencies of all are merged. The phases after the load run from one thread."
+          + " Default: ${DEFAULT-VALUE}.")
+  int writers;
 
   @Option(names = "--order", paramLabel = "ORDER", defaultValue = "hash", converter = Order.class,
       description = "Key insert order: hash (YCSB's hashed inserts), sequential (keys arrive sorted) or random"
@@ -168,6 +175,9 @@ public final class LoadCommand implements Callable<Integer> {
     if (valueSize.bytes() < 1 || valueSize.bytes() > Integer.MAX_VALUE - 16) {
       throw usage("--value-size " + valueSize.bytes() + " is out of range: allowed 1 B to 2 GiB");
     }
+    if (writers < 1) {
+      throw usage("--writers " + writers + " is out of range: allowed 1 or more");
+    }
 
     PrintWriter out = spec.commandLine().getOut();
     try (RunDir runDir = RunDir.of(dir, "load", keep, spec.commandLine().getErr(), "iam load")) {
@@ -190,15 +200,14 @@ public final class LoadCommand implements Callable<Integer> {
       }
     }
     Files.createDirectories(oursDir);
-    RunResult ourResult = LoadRunner.run(ours, oursDir, config, workload(), phases, progress.enabled());
+    RunResult ourResult = runStore(ours, oursDir, config, phases);
     LoadReport.print(out, ourResult);
     out.flush();
     List<RunResult> peerResults = new ArrayList<>();
     for (int i = 0; i < peers.size(); i++) {
       Files.createDirectories(peerDirs.get(i));
       Jvm.releaseHeap();
-      RunResult peerResult = LoadRunner.run(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), workload(),
-          phases, progress.enabled());
+      RunResult peerResult = runStore(peers.get(i), peerDirs.get(i), config.withTree(vs.get(i)), phases);
       LoadReport.print(out, peerResult);
       peerResults.add(peerResult);
       out.flush();
@@ -218,11 +227,21 @@ public final class LoadCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The load and the phases on one store; a store that refuses the writers is a usage error. */
+  private RunResult runStore(LoadTarget.Factory factory, Path storeDir, LoadConfig config, Phases phases)
+      throws IOException {
+    try {
+      return LoadRunner.run(factory, storeDir, config, workload(), phases, progress.enabled());
+    } catch (LoadRunner.WritersRefusedException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
   private LoadWorkload workload() {
     if (order == KeyOrder.RANDOM && records.count() > Integer.MAX_VALUE) {
       throw usage("--order random takes at most " + Integer.MAX_VALUE + " --records");
     }
-    return new LoadWorkload(records.count(), (int) valueSize.bytes(), order, seed.value());
+    return new LoadWorkload(records.count(), (int) valueSize.bytes(), order, seed.value(), writers);
   }
 
   private Phases phases() {

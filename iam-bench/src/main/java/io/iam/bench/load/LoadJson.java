@@ -60,6 +60,7 @@ final class LoadJson {
     o.put("valueSize", r.valueSize());
     o.put("order", r.order().cliName());
     o.put("seed", r.seed());
+    o.put("writers", r.writers());
     o.put("opsPerSecond", r.opsPerSecond());
     o.put("settledOpsPerSecond", r.settledOpsPerSecond());
     o.put("mibPerSecond", r.mibPerSecond());

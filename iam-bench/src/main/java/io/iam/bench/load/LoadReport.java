@@ -19,8 +19,9 @@ final class LoadReport {
     LoadResult r = run.load();
     LoadConfig c = r.config();
     LoadMetrics m = r.metrics();
-    out.println(f("%s: %,d records, keys %.1f B avg, values %s, %s order, seed %d", r.tree(), r.records(),
-        r.averageKeyBytes(), human(r.valueSize()), r.order().cliName(), r.seed()));
+    out.println(f("%s: %,d records, keys %.1f B avg, values %s, %s order, seed %d, %d writer%s", r.tree(),
+        r.records(), r.averageKeyBytes(), human(r.valueSize()), r.order().cliName(), r.seed(), r.writers(),
+        r.writers() == 1 ? "" : "s"));
     out.println(f("  memtable %s, cache %s, files %s, level base %s x%d, L0 trigger %d, bloom %d bits/key,"
             + " %d background thread%s%s",
         human(c.memtableBytes()), human(c.cacheBytes()), human(c.targetFileBytes()), human(c.levelBaseBytes()),

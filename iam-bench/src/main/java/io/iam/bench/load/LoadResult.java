@@ -8,6 +8,7 @@ package io.iam.bench.load;
  * @param valueSize bytes per value
  * @param order key order
  * @param seed seed of the values
+ * @param writers client threads that put the records at once
  * @param loadNanos wall time of the puts
  * @param settleNanos wall time of {@link LoadTarget#settle()} after the puts
  * @param latency put latency
@@ -22,6 +23,7 @@ public record LoadResult(
     int valueSize,
     KeyOrder order,
     long seed,
+    int writers,
     long loadNanos,
     long settleNanos,
     Latency latency,

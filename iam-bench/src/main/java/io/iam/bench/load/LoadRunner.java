@@ -3,13 +3,17 @@ package io.iam.bench.load;
 import io.iam.bench.util.Progress;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * Runs a load on one store: opens it, puts every record from one thread timing each put, settles,
- * reads the metrics; then runs the {@link Phases} asked for on the same open store; closes.
+ * Runs a load on one store: opens it, puts every record from the workload's {@link
+ * LoadWorkload#writers()} threads at once (each put timed on its thread), settles, reads the
+ * metrics; then runs the {@link Phases} asked for on the same open store, each from one thread;
+ * closes.
  *
  * <p>The phases draw their keys from random streams split, in a fixed order, off one seeded with
  * the workload's seed, and overwrites take their values from the workload after the load's: the
@@ -30,6 +34,8 @@ final class LoadRunner {
    *
    * @throws Misses.MissingKeyException if a read or a scan did not find a loaded key
    * @throws IllegalStateException if the store counts other user bytes than were put
+   * @throws WritersRefusedException if the workload has several writers and the store does not take
+   *     {@link LoadTarget#concurrentPuts() concurrent puts}
    */
   static RunResult run(LoadTarget.Factory factory, Path dir, LoadConfig config, LoadWorkload workload,
       Phases phases, boolean progress) throws IOException {
@@ -39,21 +45,26 @@ final class LoadRunner {
     SplittableRandom readKeys = seeds.split();
     SplittableRandom scanKeys = seeds.split();
     try (LoadTarget target = factory.open(dir, config)) {
-      long[] userBytes = {0};
+      if (workload.writers() > 1 && !target.concurrentPuts()) {
+        throw new WritersRefusedException(tree, workload.writers());
+      }
+      LongAdder userBytes = new LongAdder();
+      List<LoadWorkload.Values> values = workload.writerValues();
       Timed load;
       long settleNanos;
       EngineCounters loadCounters;
       try (GcPauses gc = GcPauses.start()) {
         try (Progress bar = Progress.records(tree, workload.records(), progress)) {
-          load = Timed.run(workload.records(), n -> put(target, workload.key(n), workload, userBytes), bar);
+          load = Timed.run(workload.records(), workload.writers(),
+              writer -> n -> put(target, workload.key(n), values.get(writer), userBytes), bar);
           settleNanos = settle(target, bar);
         }
         loadCounters = engine(target).with(EngineCounters.GC_PAUSE_MICROS, gc.micros())
             .with(EngineCounters.GC_COUNT, gc.collections()).with(EngineCounters.GC_LONGEST_MICROS, gc.longestMicros());
       }
-      LoadMetrics metrics = checkedMetrics(target, tree, userBytes[0]);
+      LoadMetrics metrics = checkedMetrics(target, tree, userBytes.sum());
       LoadResult loaded = new LoadResult(config, workload.records(), workload.valueSize(), workload.order(),
-          workload.seed(), load.nanos(), settleNanos, load.latency(), metrics, loadCounters,
+          workload.seed(), workload.writers(), load.nanos(), settleNanos, load.latency(), metrics, loadCounters,
           workload.order() == KeyOrder.RANDOM ? workload.liveBytes() : metrics.userBytes());
       Optional<OverwriteResult> overwrite = phases.overwrites() == 0 ? Optional.empty()
           : Optional.of(overwrite(target, tree, workload, phases.overwrites(), overwriteKeys, userBytes,
@@ -66,11 +77,21 @@ final class LoadRunner {
     }
   }
 
-  /** Puts a key with the workload's next value, counting the bytes put; the put alone is timed. */
-  private static Timed.Op put(LoadTarget target, byte[] key, LoadWorkload workload, long[] userBytes) {
-    byte[] value = workload.nextValue();
-    userBytes[0] += key.length + value.length;
+  /** Puts a key with the next value of {@code values}, counting the bytes put; the put alone is timed. */
+  private static Timed.Op put(LoadTarget target, byte[] key, LoadWorkload.Values values, LongAdder userBytes) {
+    byte[] value = values.next();
+    userBytes.add(key.length + value.length);
     return () -> target.put(key, value);
+  }
+
+  /** A load with several writers on a store that takes puts from one thread at a time. */
+  static final class WritersRefusedException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    WritersRefusedException(String tree, int writers) {
+      super("--writers " + writers + ": the store '" + tree + "' takes puts from one thread at a time; run it"
+          + " with --writers 1");
+    }
   }
 
   private static long settle(LoadTarget target, Progress bar) throws IOException {
@@ -81,17 +102,18 @@ final class LoadRunner {
   }
 
   private static OverwriteResult overwrite(LoadTarget target, String tree, LoadWorkload workload, long count,
-      SplittableRandom keys, long[] userBytes, long liveBytes, boolean progress) throws IOException {
+      SplittableRandom keys, LongAdder userBytes, long liveBytes, boolean progress) throws IOException {
     LongSupplier records = KeyDistribution.UNIFORM.chooser(workload.records(), keys);
-    long before = userBytes[0];
+    long before = userBytes.sum();
     Timed timed;
     long settleNanos;
     try (Progress bar = Progress.over(tree + " overwrite", count, " puts", Progress.RECORDS_THRESHOLD, progress)) {
-      timed = Timed.run(count, n -> put(target, workload.key(records.getAsLong()), workload, userBytes), bar);
+      timed = Timed.run(count, n -> put(target, workload.key(records.getAsLong()), workload::nextValue, userBytes),
+          bar);
       settleNanos = settle(target, bar);
     }
-    LoadMetrics metrics = checkedMetrics(target, tree, userBytes[0]);
-    return new OverwriteResult(timed, userBytes[0] - before, settleNanos, liveBytes, metrics, engine(target));
+    LoadMetrics metrics = checkedMetrics(target, tree, userBytes.sum());
+    return new OverwriteResult(timed, userBytes.sum() - before, settleNanos, liveBytes, metrics, engine(target));
   }
 
   private static ReadResult read(LoadTarget target, String tree, LoadWorkload workload, Phases phases,

@@ -5,8 +5,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * A store under test of {@code iam load}. Everything is called from one thread: a load calls {@link
- * #put} for every record, then {@link #settle()}, then {@link #metrics()} and {@link #properties()}.
+ * A store under test of {@code iam load}. Everything is called from one thread, but for the load's
+ * puts with {@code --writers} above 1 (see {@link #concurrentPuts()}): a load calls {@link #put}
+ * for every record, then {@link #settle()}, then {@link #metrics()} and {@link #properties()}.
  * The {@link Phases} after it, each optional, follow in this order: more {@link #put}s of loaded
  * keys, {@link #settle()}, {@link #metrics()}; {@link #get}s; {@link #scan}s; each followed by
  * {@link #properties()}. Last comes {@link #close()}.
@@ -37,6 +38,15 @@ public interface LoadTarget extends AutoCloseable {
    * keep them.
    */
   void put(byte[] key, byte[] value) throws IOException;
+
+  /**
+   * Whether {@link #put} may run on several threads at once, as {@code iam load --writers N} calls
+   * it for N above 1 (no other call runs meanwhile). False unless a store says so: a load with more
+   * than one writer refuses a store that does not.
+   */
+  default boolean concurrentPuts() {
+    return false;
+  }
 
   /**
    * Flushes the memtable and waits until background flushes and compactions are done, at most

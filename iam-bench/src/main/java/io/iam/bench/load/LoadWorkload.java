@@ -2,6 +2,8 @@ package io.iam.bench.load;
 
 import io.iam.bench.util.RandomBytes;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -20,6 +22,15 @@ import java.util.SplittableRandom;
  *
  * <p>Values are {@code valueSize} bytes from a {@link SplittableRandom} seeded with {@code seed}:
  * the same seed gives the same values, and they do not compress.
+ *
+ * <p>{@link #writers()} client threads put the records: writer {@code w} puts {@code n = w, w +
+ * writers, w + 2 writers, ...}, in that order, so that keys arrive in about the order one writer
+ * puts them. Each writer draws its values from a stream of its own ({@link #writerValues()}): a
+ * single writer's is the workload's own, that of {@link #nextValue()}, so one writer puts exactly
+ * the values it always did; with more, writer {@code w}'s is the {@code w}-th {@link
+ * SplittableRandom#split()} of it, so the value each put writes depends on the seed and the number
+ * of writers alone, never on how the threads interleave (though in a random load, which of two
+ * writers' puts of one key lands last does).
  */
 public final class LoadWorkload {
 
@@ -33,9 +44,16 @@ public final class LoadWorkload {
   private final int valueSize;
   private final KeyOrder order;
   private final long seed;
+  private final int writers;
   private final SplittableRandom random;
 
+  /** A workload put by one writer. */
   public LoadWorkload(long records, int valueSize, KeyOrder order, long seed) {
+    this(records, valueSize, order, seed, 1);
+  }
+
+  /** A workload put by {@code writers} client threads at once; at least 1. */
+  public LoadWorkload(long records, int valueSize, KeyOrder order, long seed, int writers) {
     if (records < 1) {
       throw new IllegalArgumentException("records must be at least 1: " + records);
     }
@@ -45,10 +63,14 @@ public final class LoadWorkload {
     if (valueSize < 0) {
       throw new IllegalArgumentException("valueSize must not be negative: " + valueSize);
     }
+    if (writers < 1) {
+      throw new IllegalArgumentException("writers must be at least 1: " + writers);
+    }
     this.records = records;
     this.valueSize = valueSize;
     this.order = Objects.requireNonNull(order);
     this.seed = seed;
+    this.writers = writers;
     this.random = new SplittableRandom(seed);
   }
 
@@ -66,6 +88,11 @@ public final class LoadWorkload {
 
   public long seed() {
     return seed;
+  }
+
+  /** Client threads that put the records at once. */
+  public int writers() {
+    return writers;
   }
 
   /**
@@ -115,8 +142,36 @@ public final class LoadWorkload {
 
   /** The next value: a new array of {@code valueSize} pseudo-random bytes. */
   public byte[] nextValue() {
+    return value(random);
+  }
+
+  /** A stream of values, to be drawn from by one thread at a time. */
+  @FunctionalInterface
+  public interface Values {
+    /** The next value: a new array of {@code valueSize} pseudo-random bytes. */
+    byte[] next();
+  }
+
+  /**
+   * The value streams of the writers, writer {@code w}'s at index {@code w}: for one writer {@link
+   * #nextValue()}'s own; for more, one {@link SplittableRandom#split()} of it each, in writer order
+   * (which moves it on: later {@link #nextValue()}s, such as overwrites', follow the splits).
+   */
+  public List<Values> writerValues() {
+    if (writers == 1) {
+      return List.of(this::nextValue);
+    }
+    List<Values> values = new ArrayList<>(writers);
+    for (int w = 0; w < writers; w++) {
+      SplittableRandom own = random.split();
+      values.add(() -> value(own));
+    }
+    return values;
+  }
+
+  private byte[] value(SplittableRandom from) {
     byte[] value = new byte[valueSize];
-    RandomBytes.fill(random, value);
+    RandomBytes.fill(from, value);
     return value;
   }
 

@@ -164,6 +164,12 @@ public final class RocksDbTarget implements LoadTarget {
     userBytes.add(key.length + value.length);
   }
 
+  /** RocksDB's puts are thread-safe, and the user bytes are a {@link LongAdder}. */
+  @Override
+  public boolean concurrentPuts() {
+    return true;
+  }
+
   @Override
   public void settle() throws IOException {
     try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {

@@ -1,5 +1,6 @@
 package io.iam.bench.load;
 
+import io.iam.bench.util.Threads;
 import io.iam.core.util.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -180,17 +181,7 @@ public final class SettleWaiter {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException(store + ": interrupted while waiting for background work");
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IOException(store + ": settling failed", cause);
+      throw Threads.rethrown(e.getCause(), store + ": settling failed");
     }
   }
 

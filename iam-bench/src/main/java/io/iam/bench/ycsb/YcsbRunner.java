@@ -3,6 +3,7 @@ package io.iam.bench.ycsb;
 import io.iam.bench.load.Latency;
 import io.iam.bench.load.LoadMetrics;
 import io.iam.bench.util.Progress;
+import io.iam.bench.util.Threads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -77,7 +78,7 @@ public final class YcsbRunner {
       running.add(thread);
       thread.start();
     }
-    joinAll(running);
+    Threads.joinAll(running);
     long nanos = System.nanoTime() - start;
     workload.cleanup();
     rethrow(failure.get());
@@ -98,23 +99,6 @@ public final class YcsbRunner {
       }
     }
     return new PhaseResult(done, nanos, stats);
-  }
-
-  private static void joinAll(List<Thread> threads) {
-    boolean interrupted = false;
-    for (Thread t : threads) {
-      while (true) {
-        try {
-          t.join();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private static void rethrow(Throwable t) throws DBException, WorkloadException {

@@ -370,12 +370,36 @@ class LoadCommandTest {
   }
 
   @Test
+  void everyVsStoreRunsWithTheSameWritersAndTheReportSaysHowMany() throws Exception {
+    CliRun run = CliRun.of("load", "--tree", "iam", "--vs", "rocksdb", "--records", "5000", "--memtable", "256KiB",
+        "--cache", "4MiB", "--writers", "3", "--json", "--no-progress");
+
+    JsonNode r = succeeded(run);
+    JsonNode peer = assertPeerAndRatios(r, "rocksdb");
+    assertEquals(3, r.get("writers").asInt());
+    assertEquals(3, peer.get("writers").asInt());
+    assertEquals(userBytes(5000, 1024, KeyOrder.HASH), r.get("userBytes").asLong(), "one writer's records");
+    assertTrue(run.out().startsWith("iam: 5,000 records, keys "), run.out());
+    assertTrue(run.outLines().get(0).endsWith(", seed 42, 3 writers"), run.outLines().get(0));
+    assertTrue(run.out().contains("\nrocksdb: 5,000 records, ") && run.out().contains("seed 42, 3 writers\n"),
+        run.out());
+
+    JsonNode single = succeeded(CliRun.of("load", "--tree", "rocksdb", "--records", "100", "--json",
+        "--no-progress"));
+    assertEquals(1, single.get("writers").asInt(), "one writer by default");
+  }
+
+  @Test
   void badOptionsAreUsageErrors() {
     assertUsage(CliRun.of("load", "--records", "10"), "--tree");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--records", "0"), "--records 0 is out of range");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--order", "zipf"), "hash, sequential");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--memtable", "lots"), "'lots'");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--threads", "0"), "--threads 0 is out of range");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--writers", "0"),
+        "iam load: --writers 0 is out of range: allowed 1 or more");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--writers", "-3"), "--writers -3 is out of range");
+    assertUsage(CliRun.of("load", "--tree", "rocksdb", "--writers", "some"), "--writers");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--reads", "-1"),
         "iam load: --reads -1 is out of range: allowed 0 or more");
     assertUsage(CliRun.of("load", "--tree", "rocksdb", "--overwrites", "-5"), "--overwrites -5 is out of range");

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -121,6 +122,41 @@ class LoadWorkloadTest {
     int compressed = deflater.deflate(out);
     deflater.end();
     assertTrue(compressed >= many.length, "deflate shrank 64 KiB of values to " + compressed + " bytes");
+  }
+
+  @Test
+  void oneWriterDrawsTheValuesOfTheWorkloadsOwnStream() {
+    LoadWorkload one = new LoadWorkload(100, 64, KeyOrder.HASH, 7, 1);
+    LoadWorkload plain = new LoadWorkload(100, 64, KeyOrder.HASH, 7);
+    List<LoadWorkload.Values> values = one.writerValues();
+
+    assertEquals(1, values.size());
+    for (int i = 0; i < 100; i++) {
+      assertArrayEquals(plain.nextValue(), values.get(0).next(), "value " + i);
+    }
+  }
+
+  @Test
+  void severalWritersDrawValuesOfTheirOwnFromTheSeed() {
+    List<LoadWorkload.Values> a = new LoadWorkload(100, 64, KeyOrder.HASH, 7, 3).writerValues();
+    List<LoadWorkload.Values> same = new LoadWorkload(100, 64, KeyOrder.HASH, 7, 3).writerValues();
+    List<LoadWorkload.Values> otherSeed = new LoadWorkload(100, 64, KeyOrder.HASH, 8, 3).writerValues();
+    byte[] oneWritersFirst = new LoadWorkload(100, 64, KeyOrder.HASH, 7).nextValue();
+
+    assertEquals(3, a.size());
+    byte[][] firsts = new byte[3][];
+    for (int w = 0; w < 3; w++) {
+      firsts[w] = a.get(w).next();
+      assertEquals(64, firsts[w].length);
+      assertFalse(Arrays.equals(firsts[w], oneWritersFirst), "writer " + w + " has a stream of its own");
+      assertFalse(Arrays.equals(firsts[w], otherSeed.get(w).next()), "writer " + w + ": another seed, other values");
+    }
+    // Drawn in the other order, each writer still gets the same values: the streams do not share state.
+    for (int w = 2; w >= 0; w--) {
+      assertArrayEquals(firsts[w], same.get(w).next(), "writer " + w + ": the same seed, the same values");
+    }
+    assertFalse(Arrays.equals(firsts[0], firsts[1]) || Arrays.equals(firsts[1], firsts[2]), "streams of their own");
+    assertThrows(IllegalArgumentException.class, () -> new LoadWorkload(100, 64, KeyOrder.HASH, 7, 0));
   }
 
   @Test
