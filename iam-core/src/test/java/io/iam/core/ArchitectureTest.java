@@ -1,11 +1,16 @@
 package io.iam.core;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.Slice;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -94,23 +99,77 @@ class ArchitectureTest {
         .check(core);
   }
 
+  /** The embedded store's own package: its public API and the store itself. */
+  private static final String STORE = "io.iam.core.engine";
+
+  /** What the store's trees share: the {@code StoreTree} seam and the parts every tree uses. */
+  private static final String SEAM = "io.iam.core.engine.seam..";
+
+  /** Every package below the store: the seam and one package per tree. */
+  private static final String BELOW_THE_STORE = "io.iam.core.engine.*..";
+
+  /** The packages of the trees: every package below the store but the seam. */
+  private static final DescribedPredicate<JavaClass> IN_A_TREE =
+      resideInAPackage(BELOW_THE_STORE).and(not(resideInAPackage(SEAM))).as("reside in a tree package");
+
   /**
    * The store knows no tree by name: everything that depends on the tree goes through the {@code
    * StoreTree} seam ({@code StoreTrees} picks the implementation), so a new tree never touches it.
-   * It uses no tree's executor, planner or picker, and names no {@link io.iam.core.engine.TreeKind}
-   * constant.
+   * It uses no class of a tree package, no tree's planner or picker, and names no {@link
+   * io.iam.core.engine.TreeKind} constant.
    */
   @Test
   void theStoreKnowsNoTreeByName() {
     var rule = noClasses().that().haveFullyQualifiedName(io.iam.core.engine.IamStore.class.getName())
-        .should().dependOnClassesThat().haveNameMatching("io\\.iam\\.core\\.engine\\.(NodeTree|NodeJob|NodeStoreTree"
-            + "|LeveledStoreTree|LsbmStoreTree|LsbmBuffer|MinMaxStoreTree|MinMaxEngine|StackStoreTree|StackEngine)(\\$.*)?")
+        .should().dependOnClassesThat(IN_A_TREE)
         .orShould().dependOnClassesThat().resideInAnyPackage("io.iam.core.tree..", "io.iam.core.minmax..",
             "io.iam.core.policy..");
     for (io.iam.core.engine.TreeKind kind : io.iam.core.engine.TreeKind.values()) {
       rule = rule.orShould().accessField(io.iam.core.engine.TreeKind.class, kind.name());
     }
     rule.check(core);
+  }
+
+  /**
+   * Nothing below the store imports it: the seam and the trees know neither {@code IamStore} nor its
+   * public API, its options table included; the factory configures each tree by value.
+   */
+  @Test
+  void theSeamAndTheTreesDoNotImportTheStore() {
+    noClasses().that().resideInAPackage(BELOW_THE_STORE)
+        .should().dependOnClassesThat().resideInAPackage(STORE)
+        .check(core);
+  }
+
+  /** The seam sits below every tree: it imports none of them. */
+  @Test
+  void theSeamKnowsNoTree() {
+    noClasses().that().resideInAPackage(SEAM)
+        .should().dependOnClassesThat(IN_A_TREE)
+        .check(core);
+  }
+
+  /** Each tree stands alone on the seam; only LSbM builds on another tree, the leveled one. */
+  @Test
+  void theTreesDoNotImportEachOther() {
+    slices().matching("io.iam.core.engine.(*)..").that(isATree())
+        .should().notDependOnEachOther()
+        .ignoreDependency(resideInAPackage("io.iam.core.engine.lsbm.."), resideInAPackage("io.iam.core.engine.leveled.."))
+        .check(core);
+  }
+
+  private static DescribedPredicate<Slice> isATree() {
+    return DescribedPredicate.describe("are tree packages", slice -> !slice.getNamePart(1).equals("seam"));
+  }
+
+  /** The store, the seam and the trees import each other in one direction only. */
+  @Test
+  void theEnginesPackagesHaveNoCycles() {
+    slices().matching("io.iam.core.(**)")
+        .that(DescribedPredicate.describe("are the engine's packages",
+            slice -> slice.getNamePart(1).equals("engine") || slice.getNamePart(1).startsWith("engine.")))
+        .should().beFreeOfCycles()
+        .check(core);
   }
 
   /** No two packages of iam-core import each other, directly or through others. */

@@ -1,5 +1,9 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreTree;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TreeHost;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.manifest.Version;
 import io.iam.core.manifest.VersionSet;
@@ -38,7 +42,7 @@ final class BackgroundJobs implements TreeHost {
   private final VersionSet versions;
   private final TableCache tables;
   private final StoreDirectory directory;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final MemtableLog memtables;
   private final FilePurger purger;
   private final RateLimiter rateLimiter;
@@ -63,7 +67,7 @@ final class BackgroundJobs implements TreeHost {
    * @param smallestSnapshotLocked the oldest sequence a reader may ask for; called holding {@code mutex}
    */
   BackgroundJobs(String name, int threads, ReentrantLock mutex, Condition done, VersionSet versions, TableCache tables,
-      StoreDirectory directory, Statistics stats, MemtableLog memtables, FilePurger purger, RateLimiter rateLimiter,
+      StoreDirectory directory, StoreCounters stats, MemtableLog memtables, FilePurger purger, RateLimiter rateLimiter,
       BooleanSupplier closing, LongSupplier smallestSnapshotLocked) {
     this.mutex = mutex;
     this.done = done;

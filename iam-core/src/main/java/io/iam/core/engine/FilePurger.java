@@ -1,5 +1,6 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.seam.TableCache;
 import io.iam.core.fs.Fs;
 import io.iam.core.manifest.StoreFiles;
 import io.iam.core.manifest.VersionSet;

@@ -1,14 +1,18 @@
 package io.iam.core.engine;
 
-import io.iam.core.manifest.LevelBuffers;
-
-import io.iam.core.iter.MergingIterator;
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
+import io.iam.core.engine.WriterQueue.Writer;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreParts;
+import io.iam.core.engine.seam.StoreTree;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TableWriter;
 import io.iam.core.fs.Fs;
 import io.iam.core.fs.FsLock;
 import io.iam.core.fs.LocalFs;
 import io.iam.core.iter.InternalIterator;
+import io.iam.core.iter.MergingIterator;
 import io.iam.core.key.BytewiseComparator;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
@@ -16,11 +20,12 @@ import io.iam.core.memtable.Lookup;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.option.OptionValues;
 import io.iam.core.manifest.FileMeta;
+import io.iam.core.manifest.LevelBuffers;
 import io.iam.core.manifest.NodeMeta;
 import io.iam.core.manifest.StoreFiles;
 import io.iam.core.manifest.Version;
-import io.iam.core.manifest.VersionEdit;
 import io.iam.core.manifest.VersionSet;
+import io.iam.core.table.TableOptions;
 import io.iam.core.wal.LogWriter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -35,7 +40,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import io.iam.core.engine.WriterQueue.Writer;
 
 /**
  * An embedded, durable, ordered key-value store over byte[] keys: a write-ahead log, concurrent
@@ -70,6 +74,8 @@ public final class IamStore implements AutoCloseable {
   /** How the data below the memtables is kept: everything that depends on the tree. */
   private final StoreTree tree;
   private final BackgroundJobs jobs;
+  /** The counters the store's parts bump; {@link #stats} is their public view. */
+  private final StoreCounters counters;
   private final Statistics stats;
   private final FilePurger purger;
   private final ScanCounter scans;
@@ -99,12 +105,14 @@ public final class IamStore implements AutoCloseable {
     this.lock = lock;
     this.versions = versions;
     int levels = options.get(StoreOptions.MAX_LEVELS);
-    this.stats = new Statistics(levels);
+    this.counters = new StoreCounters(levels);
+    this.stats = new Statistics(counters);
     this.blockCache = StoreTrees.blockCache(options);
-    this.tables = new TableCache(fs, dir, blockCache, options, cmp, stats);
-    this.writer = new TableWriter(tables, fs, dir, blockCache, options, cmp);
+    TableOptions format = tableOptions(options);
+    this.tables = new TableCache(fs, dir, blockCache, format, cmp, counters);
+    this.writer = new TableWriter(tables, fs, dir, blockCache, format, cmp, options.get(StoreOptions.TARGET_FILE_SIZE));
     this.directory = new StoreDirectory(fs, dir);
-    this.scans = new ScanCounter(tables, stats);
+    this.scans = new ScanCounter(tables, counters);
     long rate = options.get(StoreOptions.COMPACTION_RATE_LIMIT);
     this.memtableSize = options.get(StoreOptions.MEMTABLE_SIZE);
     this.l0SlowdownTrigger = options.get(StoreOptions.L0_SLOWDOWN_TRIGGER);
@@ -114,13 +122,20 @@ public final class IamStore implements AutoCloseable {
     this.maxValue = options.get(StoreOptions.MAX_VALUE_SIZE);
     this.purger = new FilePurger(fs, dir, directory, tables, versions, mutex, backgroundDone, this::obsoleteLocked,
         () -> closing);
-    this.memtables = new MemtableLog(fs, dir, directory, versions, cmp, stats);
+    this.memtables = new MemtableLog(fs, dir, directory, versions, cmp, counters);
     String name = String.valueOf(dir.getFileName());
     this.jobs = new BackgroundJobs(name, options.get(StoreOptions.BACKGROUND_THREADS), mutex, backgroundDone, versions,
-        tables, directory, stats, memtables, purger, rate == 0 ? null : RateLimiter.create(rate), () -> closing,
+        tables, directory, counters, memtables, purger, rate == 0 ? null : RateLimiter.create(rate), () -> closing,
         this::smallestSnapshot);
-    this.tree = StoreTrees.create(new StoreParts(name, versions, tables, writer, blockCache, stats, cmp, options), jobs);
+    this.tree = StoreTrees.create(new StoreParts(name, versions, tables, writer, blockCache, counters, cmp, levels), jobs,
+        options);
     jobs.attach(tree);
+  }
+
+  /** The table file format {@code options} ask for. */
+  private static TableOptions tableOptions(OptionValues options) {
+    return new TableOptions(options.get(StoreOptions.BLOCK_SIZE).intValue(), options.get(StoreOptions.BLOOM_BITS_PER_KEY),
+        TableOptions.DEFAULT.restartInterval());
   }
 
   /** Opens (or creates) a store with default options on the local file system. */
@@ -275,20 +290,20 @@ public final class IamStore implements AutoCloseable {
       for (Writer x : group) {
         x.batch.stamp(seq);
         log.addRecord(x.batch.buffer(), 0, x.batch.byteSize());
-        stats.walBytes.add(x.batch.byteSize());
+        counters.walBytes.add(x.batch.byteSize());
         seq += x.batch.count();
       }
       if (sync) {
         memtables.syncClosedLogs();
         log.sync();
-        stats.walSyncs.increment();
+        counters.walSyncs.increment();
       }
       memtables.unsynced(!sync);
       long next = first;
       for (Writer x : group) {
-        stats.userBytes.add(x.batch.applyTo(table, next));
+        counters.userBytes.add(x.batch.applyTo(table, next));
         next += x.batch.count();
-        stats.userWrites.add(x.batch.count());
+        counters.userWrites.add(x.batch.count());
       }
       return null;
     } catch (IOException e) {
@@ -321,7 +336,7 @@ public final class IamStore implements AutoCloseable {
         } finally {
           mutex.lock();
         }
-        stats.slowdownNanos.add(System.nanoTime() - start);
+        counters.slowdownNanos.add(System.nanoTime() - start);
         delayed = true;
       } else if (memtables.active().approximateBytes() < memtableSize) {
         return;
@@ -381,7 +396,7 @@ public final class IamStore implements AutoCloseable {
   /** The value of {@code key} as of {@code opts.snapshot()} (or the latest), or null. */
   public byte[] get(byte[] key, ReadOptions opts) throws IOException {
     java.util.Objects.requireNonNull(key, "key must not be null");
-    stats.gets.increment();
+    counters.gets.increment();
     ReadView view = readView(opts);
     long sequence = view.sequence();
     Version version = view.version();
@@ -422,7 +437,7 @@ public final class IamStore implements AutoCloseable {
     List<InternalIterator> children = new ArrayList<>();
     view.memtables().forEach(m -> children.add(TableCache.iterator(m)));
     try {
-      tree.addIterators(version, opts, children);
+      tree.addIterators(version, opts.snapshot() == null, opts.upperBound(), children);
     } catch (IOException | RuntimeException e) {
       version.unref();
       tree.closeRead(view.ticket());

@@ -1,5 +1,7 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreTree;
 import io.iam.core.fs.Fs;
 import io.iam.core.fs.FsFile;
 import io.iam.core.key.InternalKeyComparator;
@@ -35,7 +37,7 @@ final class MemtableLog implements AutoCloseable {
   private final StoreDirectory directory;
   private final VersionSet versions;
   private final InternalKeyComparator cmp;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final Deque<Immutable> imms = new ArrayDeque<>();
   private MemTable mem;
   private long memLogNumber;
@@ -46,7 +48,7 @@ final class MemtableLog implements AutoCloseable {
   private final List<Long> unsyncedLogs = new ArrayList<>();
   private volatile List<MemTable> readable;
 
-  MemtableLog(Fs fs, Path dir, StoreDirectory directory, VersionSet versions, InternalKeyComparator cmp, Statistics stats) {
+  MemtableLog(Fs fs, Path dir, StoreDirectory directory, VersionSet versions, InternalKeyComparator cmp, StoreCounters stats) {
     this.fs = fs;
     this.dir = dir;
     this.directory = directory;

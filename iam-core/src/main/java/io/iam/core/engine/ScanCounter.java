@@ -1,5 +1,7 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.TableCache;
 import io.iam.core.key.InternalKey;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.Version;
@@ -15,9 +17,9 @@ import java.util.List;
 final class ScanCounter {
 
   private final TableCache tables;
-  private final Statistics stats;
+  private final StoreCounters stats;
 
-  ScanCounter(TableCache tables, Statistics stats) {
+  ScanCounter(TableCache tables, StoreCounters stats) {
     this.tables = tables;
     this.stats = stats;
   }

@@ -1,166 +1,73 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.seam.StoreCounters;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters of a store since it was opened: what users wrote, what the log, flushes and
- * compactions wrote (per output level), stalls, and the Bloom filters' usefulness. All counters
- * are thread-safe and cheap to bump. Write amplification follows the IAM paper: bytes written to
+ * compactions wrote (per output level), stalls, and the Bloom filters' usefulness. A read-only
+ * view for users: the store's parts bump the {@link StoreCounters} behind it, and the store
+ * counts the write stalls here. Thread-safe. Write amplification follows the IAM paper: bytes written to
  * table files (flushes + compactions) ÷ bytes users wrote, the log excluded; a second figure
  * includes the log.
  */
 public final class Statistics {
 
-  final LongAdder userBytes = new LongAdder();
-  final LongAdder userWrites = new LongAdder();
-  final LongAdder walBytes = new LongAdder();
-  final LongAdder walSyncs = new LongAdder();
-  final LongAdder flushBytes = new LongAdder();
-  final LongAdder flushes = new LongAdder();
-  final LongAdder flushFailures = new LongAdder();
-  final LongAdder compactions = new LongAdder();
-  final LongAdder trivialMoves = new LongAdder();
-  final LongAdder compactionFailures = new LongAdder();
-  final LongAdder stallNanos = new LongAdder();
+  private final StoreCounters c;
+  private final LongAdder stallNanos = new LongAdder();
   private final LongAdder[] stallNanosBy = newAdders(StallCause.values().length);
-  /** How long memtable flushes waited for the tree to make room before they could start. */
-  final LongAdder flushWaitNanos = new LongAdder();
-  final LongAdder slowdownNanos = new LongAdder();
-  final LongAdder bloomUseful = new LongAdder();
-  final LongAdder bloomChecked = new LongAdder();
-  final LongAdder bloomFalsePositive = new LongAdder();
-  final LongAdder gets = new LongAdder();
-  final LongAdder scans = new LongAdder();
-  final LongAdder scanSequences = new LongAdder();
-  final LongAdder scanUncachedSequences = new LongAdder();
-  final java.util.concurrent.atomic.LongAccumulator scanMaxUncachedPerLevel =
-      new java.util.concurrent.atomic.LongAccumulator(Math::max, 0);
-  final LongAdder nodeAppends = new LongAdder();
-  final LongAdder nodeMerges = new LongAdder();
-  final LongAdder nodeCuts = new LongAdder();
-  final LongAdder nodeSplits = new LongAdder();
-  final LongAdder nodeMoves = new LongAdder();
-  /** Moves into a level whose cap the node's sequences pass, made without a rewrite (the cache had room). */
-  final LongAdder nodeMovesKept = new LongAdder();
-  /** Moves into a level whose cap the node's sequences pass, made by rewriting them as one. */
-  final LongAdder nodeMovesRewritten = new LongAdder();
-  final LongAdder nodeCombines = new LongAdder();
-  final LongAdder levelsAdded = new LongAdder();
-  /** tree=lsbm: point reads that consulted a compaction buffer list, and those it answered. */
-  final LongAdder bufferLookups = new LongAdder();
-  final LongAdder bufferHits = new LongAdder();
-  /** tree=lsbm: buffered reads that met a removed source that may hold the key, and read the level's file. */
-  final LongAdder bufferFallbacks = new LongAdder();
-  /** tree=lsbm: files of a level that scans read from their sources in the buffer. */
-  final LongAdder bufferScans = new LongAdder();
-  /** tree=lsbm: files appended to the buffer, merges into a frozen list, files retired once no sources list refers to them, by the pace, by trims; trim runs. */
-  final LongAdder bufferAppends = new LongAdder();
-  final LongAdder bufferFrozenMerges = new LongAdder();
-  final LongAdder bufferRetired = new LongAdder();
-  final LongAdder bufferPaced = new LongAdder();
-  final LongAdder bufferTrimmed = new LongAdder();
-  final LongAdder bufferTrims = new LongAdder();
-  /** tree=minmax: buckets (and their bytes) written by evictions, windows evicted early to free an old log, maintenance sorts. */
-  final LongAdder minmaxBuckets = new LongAdder();
-  final LongAdder minmaxBucketBytes = new LongAdder();
-  final LongAdder minmaxForcedEvictions = new LongAdder();
-  final LongAdder minmaxSorts = new LongAdder();
-  /** tree=minmax: point reads that reached the buckets, and the buckets they read (IB-tree stabbing hits). */
-  final LongAdder minmaxPointReads = new LongAdder();
-  final LongAdder minmaxPointBuckets = new LongAdder();
-  /** tree=minmax: iterator seeks, and the buckets each meets from its key on (IB-tree overlap hits). */
-  final LongAdder minmaxRangeReads = new LongAdder();
-  final LongAdder minmaxRangeBuckets = new LongAdder();
-  /** tree=stack: flushes merged with on-disk runs, the runs they read, and the entries read and written by all flushes. */
-  final LongAdder stackMerges = new LongAdder();
-  final LongAdder stackRunsMerged = new LongAdder();
-  final LongAdder stackEntriesRead = new LongAdder();
-  final LongAdder stackEntriesWritten = new LongAdder();
-  /** Node-tree background jobs started while another background job was running. */
-  final LongAdder parallelJobs = new LongAdder();
-  private final LongAdder[] compactionRead;
-  private final LongAdder[] compactionWritten;
-  private final LongAdder[] movedBytes;
-  /** Per level, the most uncached sequences one scan found there. */
-  private final java.util.concurrent.atomic.LongAccumulator[] scanMaxUncachedAtLevel;
 
-  Statistics(int levels) {
-    compactionRead = adders(levels);
-    compactionWritten = adders(levels);
-    movedBytes = adders(levels);
-    scanMaxUncachedAtLevel = new java.util.concurrent.atomic.LongAccumulator[levels];
-    for (int i = 0; i < levels; i++) {
-      scanMaxUncachedAtLevel[i] = new java.util.concurrent.atomic.LongAccumulator(Math::max, 0);
-    }
+  Statistics(StoreCounters counters) {
+    this.c = counters;
   }
 
-  /** Records that one scan found {@code uncached} uncached sequences on {@code level}. */
-  void scanUncachedAt(int level, long uncached) {
-    scanMaxUncachedPerLevel.accumulate(uncached);
-    if (level < scanMaxUncachedAtLevel.length) {
-      scanMaxUncachedAtLevel[level].accumulate(uncached);
-    }
+  /** The counters the store's parts bump. */
+  StoreCounters counters() {
+    return c;
   }
 
   /** The most uncached sequences one scan found on {@code level}. */
   public long scanMaxUncachedAt(int level) {
-    return scanMaxUncachedAtLevel[level].get();
-  }
-
-  private static LongAdder[] adders(int n) {
-    LongAdder[] a = new LongAdder[n];
-    for (int i = 0; i < n; i++) {
-      a[i] = new LongAdder();
-    }
-    return a;
-  }
-
-  void compacted(int outputLevel, long read, long written) {
-    compactionRead[outputLevel].add(read);
-    compactionWritten[outputLevel].add(written);
-  }
-
-  void moved(int outputLevel, long bytes) {
-    movedBytes[outputLevel].add(bytes);
+    return c.scanMaxUncachedAt(level);
   }
 
   public int levels() {
-    return compactionWritten.length;
+    return c.levels();
   }
 
   public long userBytes() {
-    return userBytes.sum();
+    return c.userBytes.sum();
   }
 
   public long walBytes() {
-    return walBytes.sum();
+    return c.walBytes.sum();
   }
 
   public long flushBytes() {
-    return flushBytes.sum();
+    return c.flushBytes.sum();
   }
 
   /** Bytes compactions wrote into {@code level}. */
   public long compactionBytesWritten(int level) {
-    return compactionWritten[level].sum();
+    return c.compactionBytesWritten(level);
   }
 
   /** Bytes compactions read to produce output in {@code level}. */
   public long compactionBytesRead(int level) {
-    return compactionRead[level].sum();
+    return c.compactionBytesRead(level);
   }
 
   /** Bytes moved into {@code level} by manifest edits alone (not rewritten). */
   public long movedBytes(int level) {
-    return movedBytes[level].sum();
+    return c.movedBytes(level);
   }
 
   public long compactionBytesWritten() {
     long sum = 0;
-    for (LongAdder a : compactionWritten) {
-      sum += a.sum();
+    for (int level = 0; level < c.levels(); level++) {
+      sum += c.compactionBytesWritten(level);
     }
     return sum;
   }
@@ -190,7 +97,7 @@ public final class Statistics {
 
   /** Seeks of store iterators (each starts a scan). */
   public long scans() {
-    return scans.sum();
+    return c.scans.sum();
   }
 
   /**
@@ -199,7 +106,7 @@ public final class Statistics {
    * next key after it (the paper's read amplification of a short scan).
    */
   public long scanSequences() {
-    return scanSequences.sum();
+    return c.scanSequences.sum();
   }
 
   /**
@@ -207,12 +114,12 @@ public final class Statistics {
    * when the scan began: the disk reads a scan starts with.
    */
   public long scanUncachedSequences() {
-    return scanUncachedSequences.sum();
+    return c.scanUncachedSequences.sum();
   }
 
   /** The most uncached sequences one scan found on one level. */
   public long scanMaxUncachedPerLevel() {
-    return scanMaxUncachedPerLevel.get();
+    return c.scanMaxUncachedPerLevel.get();
   }
 
   public long stallMicros() {
@@ -226,7 +133,7 @@ public final class Statistics {
 
   /** How long memtable flushes waited for the tree to make room before they could start. */
   public long flushWaitMicros() {
-    return flushWaitNanos.sum() / 1000;
+    return c.flushWaitNanos.sum() / 1000;
   }
 
   /** Writers stood still {@code nanos} for {@code cause}. */
@@ -244,52 +151,52 @@ public final class Statistics {
   }
 
   public long slowdownMicros() {
-    return slowdownNanos.sum() / 1000;
+    return c.slowdownNanos.sum() / 1000;
   }
 
   /** tree=lsbm: point reads answered by the compaction buffer. */
   public long bufferHits() {
-    return bufferHits.sum();
+    return c.bufferHits.sum();
   }
 
   /** tree=lsbm: buffer files removed by trims (Algorithm 2). */
   public long bufferTrimmed() {
-    return bufferTrimmed.sum();
+    return c.bufferTrimmed.sum();
   }
 
   /** tree=lsbm: buffer files removed at the pace (cap, smallest maximum key first). */
   public long bufferPaced() {
-    return bufferPaced.sum();
+    return c.bufferPaced.sum();
   }
 
   /** tree=lsbm: buffer files retired because C_i data over their whole range moved on. */
   public long bufferRetired() {
-    return bufferRetired.sum();
+    return c.bufferRetired.sum();
   }
 
   /** tree=lsbm: files appended to the buffer by buffered merges. */
   public long bufferAppends() {
-    return bufferAppends.sum();
+    return c.bufferAppends.sum();
   }
 
   /** tree=lsbm: merges into a frozen buffer list (nothing appended). */
   public long bufferFrozenMerges() {
-    return bufferFrozenMerges.sum();
+    return c.bufferFrozenMerges.sum();
   }
 
   /** Every counter by name, for benchmarks and monitoring. */
   public Map<String, Number> asMap() {
     Map<String, Number> m = new LinkedHashMap<>();
     m.put("user.bytes", userBytes());
-    m.put("user.writes", userWrites.sum());
+    m.put("user.writes", c.userWrites.sum());
     m.put("wal.bytes", walBytes());
-    m.put("wal.syncs", walSyncs.sum());
+    m.put("wal.syncs", c.walSyncs.sum());
     m.put("flush.bytes", flushBytes());
-    m.put("flush.count", flushes.sum());
-    m.put("flush.failures", flushFailures.sum());
-    m.put("compaction.count", compactions.sum());
-    m.put("compaction.trivial-moves", trivialMoves.sum());
-    m.put("compaction.failures", compactionFailures.sum());
+    m.put("flush.count", c.flushes.sum());
+    m.put("flush.failures", c.flushFailures.sum());
+    m.put("compaction.count", c.compactions.sum());
+    m.put("compaction.trivial-moves", c.trivialMoves.sum());
+    m.put("compaction.failures", c.compactionFailures.sum());
     m.put("compaction.bytes-written", compactionBytesWritten());
     for (int level = 0; level < levels(); level++) {
       m.put("level." + level + ".bytes-read", compactionBytesRead(level));
@@ -306,48 +213,48 @@ public final class Statistics {
     }
     m.put("flush-wait.micros", flushWaitMicros());
     m.put("slowdown.micros", slowdownMicros());
-    m.put("get.count", gets.sum());
-    m.put("scan.count", scans.sum());
-    m.put("scan.sequences", scanSequences.sum());
-    m.put("scan.uncached-sequences", scanUncachedSequences.sum());
-    m.put("scan.max-uncached-per-level", scanMaxUncachedPerLevel.get());
-    m.put("node.appends", nodeAppends.sum());
-    m.put("node.merges", nodeMerges.sum());
-    m.put("node.cuts", nodeCuts.sum());
-    m.put("node.splits", nodeSplits.sum());
-    m.put("node.moves", nodeMoves.sum());
-    m.put("node.moves-kept", nodeMovesKept.sum());
-    m.put("node.moves-rewritten", nodeMovesRewritten.sum());
-    m.put("node.combines", nodeCombines.sum());
-    m.put("node.levels-added", levelsAdded.sum());
-    m.put("node.parallel-jobs", parallelJobs.sum());
-    m.put("buffer.lookups", bufferLookups.sum());
-    m.put("buffer.hits", bufferHits.sum());
-    m.put("buffer.fallbacks", bufferFallbacks.sum());
-    m.put("buffer.scans", bufferScans.sum());
-    m.put("buffer.appends", bufferAppends.sum());
-    m.put("buffer.frozen-merges", bufferFrozenMerges.sum());
-    m.put("buffer.retired", bufferRetired.sum());
-    m.put("buffer.paced", bufferPaced.sum());
-    m.put("buffer.trimmed", bufferTrimmed.sum());
-    m.put("buffer.trims", bufferTrims.sum());
-    m.put("minmax.buckets-written", minmaxBuckets.sum());
-    m.put("minmax.bucket-bytes-written", minmaxBucketBytes.sum());
-    m.put("minmax.forced-evictions", minmaxForcedEvictions.sum());
-    m.put("minmax.sorts", minmaxSorts.sum());
-    m.put("minmax.point-reads", minmaxPointReads.sum());
-    m.put("minmax.point-read-buckets", minmaxPointBuckets.sum());
-    m.put("minmax.buckets-per-point-read", ratio(minmaxPointBuckets.sum(), minmaxPointReads.sum()));
-    m.put("minmax.range-reads", minmaxRangeReads.sum());
-    m.put("minmax.range-read-buckets", minmaxRangeBuckets.sum());
-    m.put("minmax.buckets-per-range-read", ratio(minmaxRangeBuckets.sum(), minmaxRangeReads.sum()));
-    m.put("stack.merges", stackMerges.sum());
-    m.put("stack.runs-merged", stackRunsMerged.sum());
-    m.put("stack.entries-read", stackEntriesRead.sum());
-    m.put("stack.entries-written", stackEntriesWritten.sum());
-    m.put("bloom.checked", bloomChecked.sum());
-    m.put("bloom.useful", bloomUseful.sum());
-    m.put("bloom.false-positive", bloomFalsePositive.sum());
+    m.put("get.count", c.gets.sum());
+    m.put("scan.count", c.scans.sum());
+    m.put("scan.sequences", c.scanSequences.sum());
+    m.put("scan.uncached-sequences", c.scanUncachedSequences.sum());
+    m.put("scan.max-uncached-per-level", c.scanMaxUncachedPerLevel.get());
+    m.put("node.appends", c.nodeAppends.sum());
+    m.put("node.merges", c.nodeMerges.sum());
+    m.put("node.cuts", c.nodeCuts.sum());
+    m.put("node.splits", c.nodeSplits.sum());
+    m.put("node.moves", c.nodeMoves.sum());
+    m.put("node.moves-kept", c.nodeMovesKept.sum());
+    m.put("node.moves-rewritten", c.nodeMovesRewritten.sum());
+    m.put("node.combines", c.nodeCombines.sum());
+    m.put("node.levels-added", c.levelsAdded.sum());
+    m.put("node.parallel-jobs", c.parallelJobs.sum());
+    m.put("buffer.lookups", c.bufferLookups.sum());
+    m.put("buffer.hits", c.bufferHits.sum());
+    m.put("buffer.fallbacks", c.bufferFallbacks.sum());
+    m.put("buffer.scans", c.bufferScans.sum());
+    m.put("buffer.appends", c.bufferAppends.sum());
+    m.put("buffer.frozen-merges", c.bufferFrozenMerges.sum());
+    m.put("buffer.retired", c.bufferRetired.sum());
+    m.put("buffer.paced", c.bufferPaced.sum());
+    m.put("buffer.trimmed", c.bufferTrimmed.sum());
+    m.put("buffer.trims", c.bufferTrims.sum());
+    m.put("minmax.buckets-written", c.minmaxBuckets.sum());
+    m.put("minmax.bucket-bytes-written", c.minmaxBucketBytes.sum());
+    m.put("minmax.forced-evictions", c.minmaxForcedEvictions.sum());
+    m.put("minmax.sorts", c.minmaxSorts.sum());
+    m.put("minmax.point-reads", c.minmaxPointReads.sum());
+    m.put("minmax.point-read-buckets", c.minmaxPointBuckets.sum());
+    m.put("minmax.buckets-per-point-read", ratio(c.minmaxPointBuckets.sum(), c.minmaxPointReads.sum()));
+    m.put("minmax.range-reads", c.minmaxRangeReads.sum());
+    m.put("minmax.range-read-buckets", c.minmaxRangeBuckets.sum());
+    m.put("minmax.buckets-per-range-read", ratio(c.minmaxRangeBuckets.sum(), c.minmaxRangeReads.sum()));
+    m.put("stack.merges", c.stackMerges.sum());
+    m.put("stack.runs-merged", c.stackRunsMerged.sum());
+    m.put("stack.entries-read", c.stackEntriesRead.sum());
+    m.put("stack.entries-written", c.stackEntriesWritten.sum());
+    m.put("bloom.checked", c.bloomChecked.sum());
+    m.put("bloom.useful", c.bloomUseful.sum());
+    m.put("bloom.false-positive", c.bloomFalsePositive.sum());
     return m;
   }
 

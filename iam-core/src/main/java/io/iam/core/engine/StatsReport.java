@@ -1,5 +1,9 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.minmax.MinMaxEngine;
+import io.iam.core.engine.node.NodeTree;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.stack.StackEngine;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.tree.GearPicker;
 import java.util.LinkedHashMap;
@@ -14,6 +18,7 @@ final class StatsReport {
 
   static String format(IamStore store) {
     Statistics s = store.statistics();
+    StoreCounters c = s.counters();
     List<List<FileMeta>> levels = store.levels();
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("%-6s %7s %12s %12s %12s %12s %8s%n",
@@ -65,8 +70,8 @@ final class StatsReport {
         }
       }
       sb.append(String.format("buffer: lookups %d, hits %d, fallbacks %d, appended %d, frozen merges %d, retired %d, paced %d, trimmed %d in %d trims%n",
-          s.bufferLookups.sum(), s.bufferHits(), s.bufferFallbacks.sum(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
-          s.bufferPaced(), s.bufferTrimmed(), s.bufferTrims.sum()));
+          c.bufferLookups.sum(), s.bufferHits(), c.bufferFallbacks.sum(), s.bufferAppends(), s.bufferFrozenMerges(), s.bufferRetired(),
+          s.bufferPaced(), s.bufferTrimmed(), c.bufferTrims.sum()));
     }
     MinMaxEngine minmax = StoreTrees.minmax(store);
     if (minmax != null) {
@@ -74,7 +79,7 @@ final class StatsReport {
       sb.append(String.format("min-max: %d buckets (%s), %d cached entries, at most %d buckets share a key; "
               + "written %d, early evictions %d, sorts %d; buckets per point read %.2f, per range read %.2f%n",
           buckets.size(), human(buckets.stream().mapToLong(FileMeta::fileSize).sum()), minmax.cachedEntries(),
-          minmax.maxOverlap(), s.minmaxBuckets.sum(), s.minmaxForcedEvictions.sum(), s.minmaxSorts.sum(),
+          minmax.maxOverlap(), c.minmaxBuckets.sum(), c.minmaxForcedEvictions.sum(), c.minmaxSorts.sum(),
           s.asMap().get("minmax.buckets-per-point-read").doubleValue(),
           s.asMap().get("minmax.buckets-per-range-read").doubleValue()));
     }
@@ -83,17 +88,17 @@ final class StatsReport {
       List<FileMeta> runs = store.levels().get(0);
       sb.append(String.format("stack: policy %s, %d runs (%s), the largest holding %d flushes; %d merges read %d runs%n",
           stack.policy(), runs.size(), human(runs.stream().mapToLong(FileMeta::fileSize).sum()), stack.largestRunFlushes(),
-          s.stackMerges.sum(), s.stackRunsMerged.sum()));
+          c.stackMerges.sum(), c.stackRunsMerged.sum()));
     }
     sb.append(String.format("user %s, log %s, write-amp %.2f (with log %.2f)%n",
         human(s.userBytes()), human(s.walBytes()), s.writeAmplification(), s.writeAmplificationWithWal()));
     sb.append(String.format("flushes %d, compactions %d (+%d moves), failures %d/%d, stall %.1f ms, slowdown %.1f ms%n",
-        s.flushes.sum(), s.compactions.sum(), s.trivialMoves.sum(), s.flushFailures.sum(),
-        s.compactionFailures.sum(), s.stallMicros() / 1000.0, s.slowdownMicros() / 1000.0));
+        c.flushes.sum(), c.compactions.sum(), c.trivialMoves.sum(), c.flushFailures.sum(),
+        c.compactionFailures.sum(), s.stallMicros() / 1000.0, s.slowdownMicros() / 1000.0));
     sb.append(String.format("block cache: %s of %s, hits %d, misses %d; bloom: checked %d, useful %d, false positives %d%n",
         human(store.blockCache().usedBytes()), human(store.blockCache().capacityBytes()),
-        store.blockCache().hits(), store.blockCache().misses(), s.bloomChecked.sum(), s.bloomUseful.sum(),
-        s.bloomFalsePositive.sum()));
+        store.blockCache().hits(), store.blockCache().misses(), c.bloomChecked.sum(), c.bloomUseful.sum(),
+        c.bloomFalsePositive.sum()));
     if (store.blockCache() instanceof io.iam.core.cache.PriorityBlockCache pool) {
       sb.append(String.format("protected pool: %s of %s, hits %d, misses %d, demotions %d (%d for want of room)%n",
           human(pool.protectedUsedBytes()), human(pool.protectedCapacityBytes()), pool.protectedHits(),

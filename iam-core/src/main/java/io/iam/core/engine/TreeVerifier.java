@@ -1,5 +1,6 @@
 package io.iam.core.engine;
 
+import io.iam.core.engine.seam.TableCache;
 import io.iam.core.key.InternalKey;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.manifest.FileMeta;

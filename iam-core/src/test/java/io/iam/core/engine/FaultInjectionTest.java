@@ -120,7 +120,7 @@ class FaultInjectionTest {
   }
 
   private static long failures(IamStore store) {
-    return store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum();
+    return store.statistics().counters().flushFailures.sum() + store.statistics().counters().compactionFailures.sum();
   }
 
   /**
@@ -167,7 +167,7 @@ class FaultInjectionTest {
       store.flushAndSettle();
       // Seeded: the 12th fault falls on the 482nd table write or sync; the load makes about 700.
       assertEquals(budget, c.fs().injected(), c.at() + ": the faults did not all land");
-      long failures = store.statistics().flushFailures.sum() + store.statistics().compactionFailures.sum();
+      long failures = store.statistics().counters().flushFailures.sum() + store.statistics().counters().compactionFailures.sum();
       assertTrue(failures > 0, c.at() + ": no flush or node job failed");
       StoreModelTest.fullCheck(store, c.model(), c.at() + " after the faults");
       assertTrue(store.verify() > 0, c.at());

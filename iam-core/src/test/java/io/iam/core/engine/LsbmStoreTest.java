@@ -187,7 +187,7 @@ class LsbmStoreTest {
         for (int i = 0; i < KEYS; i += 4) {
           store.get(k(i)); // caches the hot blocks
         }
-        long compactions = store.statistics().compactions.sum();
+        long compactions = store.statistics().counters().compactions.sum();
         for (int round = 1; round <= 3; round++) {
           for (int i = 0; i < KEYS; i++) {
             if (i % 4 != 0) {
@@ -197,7 +197,7 @@ class LsbmStoreTest {
           }
         }
         store.flushAndSettle();
-        assertTrue(store.statistics().compactions.sum() > compactions + 5, "the writes were compacted: " + store.describe());
+        assertTrue(store.statistics().counters().compactions.sum() > compactions + 5, "the writes were compacted: " + store.describe());
         long before = store.blockCache().misses();
         for (int i = 0; i < KEYS; i += 4) {
           StoreModelTest.assertValue(model.get(k(i)), store.get(k(i)), tree + ": hot key " + i);

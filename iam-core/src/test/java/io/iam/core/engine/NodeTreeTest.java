@@ -407,7 +407,7 @@ class NodeTreeTest {
         for (int i = 0; i < 900; i++) {
           store.put(key(random.nextLong(1_000_000L)), value(random)); // stalls while a full memtable waits for its flush
         }
-        while (store.statistics().flushes.sum() < 2) {
+        while (store.statistics().counters().flushes.sum() < 2) {
           Thread.sleep(10);
         }
       }, "memtable flushes waited for the blocked compaction writer");

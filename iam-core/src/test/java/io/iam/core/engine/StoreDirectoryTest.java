@@ -102,7 +102,7 @@ class StoreDirectoryTest {
         store.put(String.format("user%08d", random.nextInt(15_000)).getBytes(StandardCharsets.US_ASCII), v);
       }
       store.flushAndSettle();
-      long jobs = store.statistics().flushes.sum() + store.statistics().compactions.sum();
+      long jobs = store.statistics().counters().flushes.sum() + store.statistics().counters().compactions.sum();
       assertTrue(jobs >= 2L * StoreDirectory.FULL_LISTING_EVERY, "too few jobs to test: " + jobs);
       int listings = fs.lists.get() - listedAtOpen;
       assertTrue(listings <= 1 + jobs / StoreDirectory.FULL_LISTING_EVERY, listings + " listings for " + jobs + " jobs");

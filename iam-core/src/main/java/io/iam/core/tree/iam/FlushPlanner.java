@@ -65,8 +65,9 @@ public final class FlushPlanner {
   public static final int LEVEL_ONE_HARD_LIMIT = 2;
 
   /**
-   * A merge-and-cut cuts a full leaf into new leaves of about C_t / {@value} (§4.2.1): the one
-   * rule the embedded engine, the HBase engine and the tree simulator all cut by.
+   * A merge-and-cut cuts a full leaf into new leaves of C_t / {@value} (§4.2.1): in key order, a
+   * new leaf closes once it holds that many bytes (between keys) and the last one takes the rest.
+   * The one rule the embedded engine, the HBase engine and the tree simulator all cut by.
    */
   public static final int CUT_DIVISOR = 5;
 

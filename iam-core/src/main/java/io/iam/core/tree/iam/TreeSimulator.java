@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
 /**
  * Runs the LSA/IAM planners on an in-memory tree, deterministically for a seed. Each {@link
  * #step()} is one memtable flush: C_t bytes of uniformly random keys in {@code [0, 2^40)}
- * ({@code C_t / recordBytes} records) are flushed into L1, then the tree is settled.
+ * ({@code C_t / recordBytes} records) are flushed into L1, then the tree is settled; {@link
+ * #flush} does the same with the keys a caller gives.
  *
  * <p>Settling repeats the embedded engine's {@link TreeScheduler} order until nothing applies:
  * (1) a level is added if the leaf level is full; (2) the first full internal node (≥ C_t bytes)
@@ -24,8 +25,9 @@ import java.util.SplittableRandom;
  * neighbours by {@link FlushPlanner#planShrink} (metadata only, nothing is written).
  *
  * <p>Costs: an append writes the appended bytes; a merge rewrites the child plus the incoming
- * bytes into one sequence; a merge-and-cut writes the same and cuts the result into leaves of
- * about C_t/5; a move writes nothing (but a memtable's move into L1 writes its bytes) and leaves
+ * bytes into one sequence; a merge-and-cut writes the same and cuts the result, in key order, into
+ * leaves that close once they hold C_t/5 (between keys; the last leaf takes the rest), as the
+ * engine's and HBase's writers cut; a move writes nothing (but a memtable's move into L1 writes its bytes) and leaves
  * the moved node's range on its level in an emptied node (see {@link FlushPlan}); a split
  * writes the node's bytes. Records are unique keys in practice and merges do not drop
  * duplicates, so bytes are conserved. One run at a time; not thread-safe.
@@ -75,16 +77,30 @@ public final class TreeSimulator {
     return result();
   }
 
-  /** One memtable flush and the settling after it. */
+  /** One memtable flush of C_t bytes of uniformly random keys, and the settling after it. */
   public void step() {
     int count = (int) (capacity / recordBytes);
     long[] batch = new long[count];
     for (int i = 0; i < count; i++) {
       batch[i] = random.nextLong(KEY_SPACE);
     }
+    flush(batch);
+  }
+
+  /**
+   * One memtable flush of the records of {@code keys} (one record each, in any order), and the
+   * settling after it: the step a host runs when it flushes a memtable of its own choosing.
+   *
+   * @throws IllegalArgumentException if {@code keys} is empty
+   */
+  public void flush(long[] keys) {
+    if (keys.length == 0) {
+      throw new IllegalArgumentException("a flush needs at least one record");
+    }
+    long[] batch = keys.clone();
     Arrays.sort(batch);
     lastBatch = batch.clone();
-    Node memtable = new Node(nextId++, 0, batch[0], batch[count - 1], count * recordBytes, 1);
+    Node memtable = new Node(nextId++, 0, batch[0], batch[batch.length - 1], batch.length * recordBytes, 1);
     records.put(memtable.id(), batch);
     flushes++;
     inserted += memtable.bytes();
@@ -243,11 +259,12 @@ public final class TreeSimulator {
       }
       case MERGE_AND_CUT -> {
         write(child.level(), bytes(all));
-        int pieces = (int) Math.max(1, Math.round(bytes(all) / (capacity / (double) FlushPlanner.CUT_DIVISOR)));
+        long cutBytes = capacity / FlushPlanner.CUT_DIVISOR;
         int from = 0;
-        for (int p = 1; p <= pieces && from < all.length; p++) {
-          int to = p == pieces ? all.length : Math.max(from + 1, (int) ((long) all.length * p / pieces));
-          while (to < all.length && all[to] == all[to - 1]) {
+        while (from < all.length) {
+          // A leaf closes once it holds C_t/5, before the next key: the rest goes to the last one.
+          int to = from + 1;
+          while (to < all.length && (bytes(to - from) < cutBytes || all[to] == all[to - 1])) {
             to++;
           }
           long pieceLo = from == 0 ? lo : all[from];
@@ -260,7 +277,11 @@ public final class TreeSimulator {
   }
 
   private long bytes(long[] keys) {
-    return keys.length * recordBytes;
+    return bytes(keys.length);
+  }
+
+  private long bytes(int records) {
+    return records * recordBytes;
   }
 
   private void write(int level, long bytes) {

@@ -182,4 +182,36 @@ class TreeSimulatorTest {
     assertEquals(C, r.bytesWritten()[0]);
     assertEquals(1, r.nodes()[0]);
   }
+
+  @Test
+  void aFullLeafIsCutWhereTheEnginesWritersCutIt() {
+    // C_t = 10 one-byte records. A full leaf of 10 takes 3 more: the 13 are cut, in key order,
+    // into leaves that close once they hold C_t/5 = 2 records, the last taking the rest, as the
+    // engine's TableWriter and HBase's NodeRouter cut (an even split would put the short leaf first).
+    TreeSimulator sim = new TreeSimulator(T, 10, 1, Mode.lsa(), 1);
+    sim.flush(new long[] {0, 2, 4, 6, 8, 10, 12, 14, 16, 18});
+    sim.flush(new long[] {5, 1, 3});
+    List<Node> leaves = sim.shape().level(1);
+    assertEquals(List.of(2L, 2L, 2L, 2L, 2L, 2L, 1L), leaves.stream().map(Node::bytes).toList());
+    assertArrayEquals(new long[] {0, 1}, sim.keysOf(leaves.get(0)));
+    assertArrayEquals(new long[] {6, 8}, sim.keysOf(leaves.get(3)));
+    assertArrayEquals(new long[] {18}, sim.keysOf(leaves.get(6)));
+    assertEquals(0, leaves.get(0).lo());
+    assertEquals(18, leaves.get(6).hi());
+  }
+
+  @Test
+  void aStepIsTheFlushOfItsBatch() {
+    TreeSimulator stepped = new TreeSimulator(T, C, 1, Mode.iam(2, 2), 5);
+    TreeSimulator flushed = new TreeSimulator(T, C, 1, Mode.iam(2, 2), 6);
+    for (int i = 0; i < 200; i++) {
+      stepped.step();
+      flushed.flush(stepped.lastBatch());
+    }
+    assertEquals(stepped.shape().depth(), flushed.shape().depth());
+    for (int level = 1; level <= stepped.shape().depth(); level++) {
+      assertEquals(stepped.shape().level(level), flushed.shape().level(level), "L" + level);
+    }
+    assertArrayEquals(stepped.result().bytesWritten(), flushed.result().bytesWritten());
+  }
 }

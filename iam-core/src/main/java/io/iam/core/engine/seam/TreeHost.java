@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.seam;
 
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.manifest.Version;
@@ -11,7 +11,7 @@ import java.util.List;
  * the mutex" must be called with the store's mutex held; the others take it themselves when they
  * need it.
  */
-interface TreeHost {
+public interface TreeHost {
 
   /** The current version. Holds the mutex. */
   Version current();

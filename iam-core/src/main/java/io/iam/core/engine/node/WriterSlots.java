@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import io.iam.core.table.SyncListener;
 import java.util.concurrent.Semaphore;

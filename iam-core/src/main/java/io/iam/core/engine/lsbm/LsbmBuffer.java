@@ -1,10 +1,11 @@
-package io.iam.core.engine;
+package io.iam.core.engine.lsbm;
 
 import io.iam.core.manifest.BufferDiff;
 
 import io.iam.core.iter.ForwardingIterator;
 import io.iam.core.cache.BlockCache;
-import io.iam.core.option.OptionValues;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.TableCache;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.tree.CompactionPicker;
@@ -48,7 +49,7 @@ final class LsbmBuffer implements AutoCloseable {
   private final VersionSet versions;
   private final TableCache tables;
   private final BlockCache cache;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final LsbmConfig config;
   private final int interval;
   private final String name;
@@ -58,21 +59,23 @@ final class LsbmBuffer implements AutoCloseable {
   /** The buffer's epoch at the previous trim: files appended since are spared once. Guarded by this. */
   private long lastTrimEpoch;
 
-  /** @param afterTrim called after a trim removed files (the store schedules their deletion) */
-  LsbmBuffer(VersionSet versions, TableCache tables, BlockCache cache, Statistics stats, CompactionPicker picker,
-      OptionValues options, String name, Runnable afterTrim) {
+  /**
+   * @param levels the store's levels, level 0 included
+   * @param afterTrim called after a trim removed files (the store schedules their deletion)
+   */
+  LsbmBuffer(VersionSet versions, TableCache tables, BlockCache cache, StoreCounters stats, CompactionPicker picker,
+      int levels, LsbmSettings settings, String name, Runnable afterTrim) {
     this.versions = versions;
     this.tables = tables;
     this.cache = cache;
     this.stats = stats;
-    long[] targets = new long[options.get(StoreOptions.MAX_LEVELS)];
+    long[] targets = new long[levels];
     for (int level = 1; level < targets.length; level++) {
       targets[level] = picker.maxBytes(level);
     }
-    this.config = new LsbmConfig(targets, options.get(StoreOptions.LSBM_BUFFER_FRACTION),
-        options.get(StoreOptions.LSBM_FREEZE_SHRINK), options.get(StoreOptions.LSBM_TRIM_THRESHOLD),
+    this.config = new LsbmConfig(targets, settings.bufferFraction(), settings.freezeShrink(), settings.trimThreshold(),
         picker instanceof GearPicker);
-    this.interval = options.get(StoreOptions.LSBM_TRIM_INTERVAL_MS);
+    this.interval = settings.trimIntervalMs();
     this.name = name;
     this.afterTrim = afterTrim;
   }

@@ -1,8 +1,8 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import io.iam.core.cache.BlockCache;
 import io.iam.core.cache.PriorityBlockCache;
-import io.iam.core.option.OptionValues;
+import io.iam.core.engine.seam.TableCache;
 import io.iam.core.table.MSTableReader;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.NodeMeta;
@@ -35,7 +35,7 @@ final class MixedLevelRule {
   private final VersionSet versions;
   private final TableCache tables;
   private final BlockCache cache;
-  private final TreeKind kind;
+  private final Mode.Kind kind;
   private final int fanout;
   private final long capacity;
   private final int fixedM;
@@ -75,18 +75,18 @@ final class MixedLevelRule {
    */
   private record Appended(int sequences, long start, long weight) {}
 
-  MixedLevelRule(VersionSet versions, TableCache tables, BlockCache cache, OptionValues options) {
+  MixedLevelRule(VersionSet versions, TableCache tables, BlockCache cache, NodeSettings settings) {
     this.versions = versions;
     this.tables = tables;
     this.cache = cache;
-    this.kind = options.get(StoreOptions.TREE);
-    this.fanout = options.get(StoreOptions.FANOUT);
-    this.capacity = options.get(StoreOptions.MEMTABLE_SIZE);
-    this.fixedM = options.get(StoreOptions.MIXED_LEVEL);
-    this.fixedK = options.get(StoreOptions.MIXED_LEVEL_SEQUENCES);
-    this.halfBudget = options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF;
-    this.fillCache = kind == TreeKind.IAM && options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE;
-    this.protectOldest = options.get(StoreOptions.PROTECTED_SEQUENCES) == ProtectedSequences.PAPER;
+    this.kind = settings.kind();
+    this.fanout = settings.fanout();
+    this.capacity = settings.capacity();
+    this.fixedM = settings.mixedLevel();
+    this.fixedK = settings.mixedLevelSequences();
+    this.halfBudget = settings.halfCacheBudget();
+    this.fillCache = kind == Mode.Kind.IAM && settings.cacheOnWrite();
+    this.protectOldest = settings.protectOldest();
     this.mode = initialMode();
   }
 
@@ -174,7 +174,7 @@ final class MixedLevelRule {
    * node's reader cannot open (the node is then rewritten, as before).
    */
   boolean keepsSequencesOnMove(NodeMeta node, Version v, Mode md) {
-    if (kind != TreeKind.IAM || fixedM > 0 || !(cache instanceof PriorityBlockCache) || node.file() == null
+    if (kind != Mode.Kind.IAM || fixedM > 0 || !(cache instanceof PriorityBlockCache) || node.file() == null
         || node.file().sequenceCount() < 2) {
       return false;
     }
@@ -281,7 +281,7 @@ final class MixedLevelRule {
    * the previous protection stays until the next call).
    */
   void refreshProtection() {
-    if (kind != TreeKind.IAM || !(cache instanceof PriorityBlockCache pool)) {
+    if (kind != Mode.Kind.IAM || !(cache instanceof PriorityBlockCache pool)) {
       return;
     }
     synchronized (protectionLock) {

@@ -1,9 +1,13 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import io.iam.core.cache.BlockCache;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.manifest.Version;
 import io.iam.core.memtable.MemTable;
+import io.iam.core.engine.seam.LevelFilesTree;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreParts;
+import io.iam.core.engine.seam.TreeHost;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -19,22 +23,23 @@ import java.util.Set;
  * and combines run on the compaction threads over nodes no other job holds, and a level is added
  * inline when the store is idle. Recovered memtables flush in the background like any other.
  */
-final class NodeStoreTree extends LevelFilesTree {
+public final class NodeStoreTree extends LevelFilesTree {
 
   private static final System.Logger LOG = System.getLogger(NodeStoreTree.class.getName());
 
   private final NodeTree tree;
   private final TreeHost host;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final BlockCache cache;
   private final InternalKeyComparator cmp;
   /** Nodes reserved by running jobs and the running memtable flush. Guarded by the store's mutex. */
   private final Set<Long> busyNodes = new HashSet<>();
 
-  NodeStoreTree(StoreParts parts, TreeHost host) {
+  /** The node tree {@code settings} configure. */
+  public NodeStoreTree(StoreParts parts, TreeHost host, NodeSettings settings) {
     super(parts.tables());
     this.tree = new NodeTree(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cache(), parts.cmp(),
-        parts.options());
+        parts.levels(), settings);
     this.host = host;
     this.stats = parts.stats();
     this.cache = parts.cache();
@@ -42,7 +47,7 @@ final class NodeStoreTree extends LevelFilesTree {
   }
 
   /** The node tree's executor. */
-  NodeTree nodeTree() {
+  public NodeTree nodeTree() {
     return tree;
   }
 

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import io.iam.core.iter.MergingIterator;
 import io.iam.core.iter.BoundedIterator;
@@ -9,7 +9,9 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.memtable.MemTable;
-import io.iam.core.option.OptionValues;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TableWriter;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.NodeMeta;
 import io.iam.core.tree.RankSpace;
@@ -57,7 +59,7 @@ import java.util.function.LongSupplier;
  * than its older ones; reads rely on both. Tombstones are dropped only by merges into the leaf
  * level.
  */
-final class NodeTree {
+public final class NodeTree {
 
   /**
    * The most bytes of records a node job holds in memory to read its node's files once
@@ -69,7 +71,7 @@ final class NodeTree {
   private final VersionSet versions;
   private final TableCache tables;
   private final TableWriter writer;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final KeyComparator user;
   private final InternalKeyComparator cmp;
   private final int fanout;
@@ -105,21 +107,22 @@ final class NodeTree {
 
   private record Shaped(Version version, RankSpace space, TreeShape shape) {}
 
-  NodeTree(VersionSet versions, TableCache tables, TableWriter writer, Statistics stats, BlockCache cache, InternalKeyComparator cmp,
-      OptionValues options) {
+  /** A node tree of at most {@code levels} levels (level 0, the memtables, included). */
+  NodeTree(VersionSet versions, TableCache tables, TableWriter writer, StoreCounters stats, BlockCache cache,
+      InternalKeyComparator cmp, int levels, NodeSettings settings) {
     this.versions = versions;
     this.tables = tables;
     this.writer = writer;
     this.stats = stats;
     this.cmp = cmp;
     this.user = cmp.userComparator();
-    this.fanout = options.get(StoreOptions.FANOUT);
-    this.capacity = options.get(StoreOptions.MEMTABLE_SIZE);
+    this.fanout = settings.fanout();
+    this.capacity = settings.capacity();
     this.fileCapacity = roundUp(capacity * 5 / 2 + (1 << 20));
-    this.maxDepth = options.get(StoreOptions.MAX_LEVELS) - 1;
-    this.rule = new MixedLevelRule(versions, tables, cache, options);
-    int writers = options.get(StoreOptions.NODE_FLUSH_WRITERS);
-    int threads = Math.max(writers, options.get(StoreOptions.NODE_FLUSH_IO_DEPTH));
+    this.maxDepth = levels - 1;
+    this.rule = new MixedLevelRule(versions, tables, cache, settings);
+    int writers = settings.flushWriters();
+    int threads = Math.max(writers, settings.flushIoDepth());
     this.childWriters = writerPool("iam-child-writer-", threads);
     this.flushWriters = writerPool("iam-flush-writer-", threads);
     this.childSlots = new WriterSlots(writers);
@@ -136,12 +139,12 @@ final class NodeTree {
   }
 
   /** The mode of the latest plan: for IAM, the mixed level m and cap k chosen then. */
-  Mode currentMode() {
+  public Mode currentMode() {
     return rule.currentMode();
   }
 
   /** What the m/k rule counts the protected sequences to weigh now ({@link MixedLevelRule#appendedWeight}). */
-  long protectedLedgerBytes() {
+  public long protectedLedgerBytes() {
     return rule.appendedWeight();
   }
 

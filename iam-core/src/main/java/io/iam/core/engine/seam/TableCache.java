@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.seam;
 
 import io.iam.core.iter.MergingIterator;
 import io.iam.core.iter.ForwardingIterator;
@@ -11,7 +11,6 @@ import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.key.ValueType;
 import io.iam.core.memtable.MemTable;
-import io.iam.core.option.OptionValues;
 import io.iam.core.table.Entry;
 import io.iam.core.table.MSTableReader;
 import io.iam.core.table.SequenceReader;
@@ -33,18 +32,17 @@ import com.google.common.util.concurrent.Striped;
  * lookups through the Bloom filters, iterators, verification, and the eviction of files that are
  * gone. {@link TableWriter} writes them. Thread-safe.
  */
-final class TableCache implements Closeable {
+public final class TableCache implements Closeable {
 
-  /** A version found by a lookup; {@code value} is null for a tombstone. */
   /** A version found: its value (null for a deletion) and sequence number. */
-  record Found(byte[] value, long sequence) {}
+  public record Found(byte[] value, long sequence) {}
 
   private final Fs fs;
   private final Path dir;
   private final BlockCache cache;
   private final TableOptions tableOptions;
   private final InternalKeyComparator cmp;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final Map<Long, MSTableReader> readers = new ConcurrentHashMap<>();
   /**
    * Serializes, per file, what reads or rewrites its footer: opening or refreshing a reader,
@@ -53,19 +51,15 @@ final class TableCache implements Closeable {
    */
   private final Striped<Lock> footerLocks = Striped.lock(64);
 
-  TableCache(Fs fs, Path dir, BlockCache cache, OptionValues options, InternalKeyComparator cmp, Statistics stats) {
+  /** Reads the table files of directory {@code dir}, written in format {@code tableOptions}. */
+  public TableCache(Fs fs, Path dir, BlockCache cache, TableOptions tableOptions, InternalKeyComparator cmp,
+      StoreCounters stats) {
     this.fs = fs;
     this.dir = dir;
     this.cache = cache;
-    this.tableOptions = tableOptions(options);
+    this.tableOptions = tableOptions;
     this.cmp = cmp;
     this.stats = stats;
-  }
-
-  /** The table format a store's options ask for. */
-  static TableOptions tableOptions(OptionValues options) {
-    return new TableOptions(options.get(StoreOptions.BLOCK_SIZE).intValue(),
-        options.get(StoreOptions.BLOOM_BITS_PER_KEY), TableOptions.DEFAULT.restartInterval());
   }
 
   /** The lock that serializes what reads or rewrites the footer of file {@code fileNumber}. */
@@ -79,7 +73,7 @@ final class TableCache implements Closeable {
    * sequences than an older version's {@code f} records; callers read only {@code
    * f.sequenceCount()} of them.
    */
-  MSTableReader reader(FileMeta f) throws IOException {
+  public MSTableReader reader(FileMeta f) throws IOException {
     MSTableReader r = readers.get(f.fileNumber());
     if (r != null && r.sequenceCount() >= f.sequenceCount()) {
       return r;
@@ -107,7 +101,7 @@ final class TableCache implements Closeable {
    * searching its sequences newest first and skipping those whose Bloom filter rules the key out;
    * null if the file has none.
    */
-  Found get(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
+  public Found get(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
     return get(f, seekKey, userKey, false);
   }
 
@@ -115,7 +109,7 @@ final class TableCache implements Closeable {
    * {@link #get} for a file whose Bloom filters the caller has just found to admit the key (tree=lsbm's
    * walk over sources): a file of one sequence is searched without checking its filter again.
    */
-  Found getAdmitted(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
+  public Found getAdmitted(FileMeta f, byte[] seekKey, byte[] userKey) throws IOException {
     return get(f, seekKey, userKey, f.sequenceCount() == 1);
   }
 
@@ -144,7 +138,7 @@ final class TableCache implements Closeable {
   }
 
   /** Whether some sequence's Bloom filter of a file lets {@code userKey} through (no block read). */
-  boolean mayContain(FileMeta f, byte[] userKey) throws IOException {
+  public boolean mayContain(FileMeta f, byte[] userKey) throws IOException {
     MSTableReader r = reader(f);
     for (int i = f.sequenceCount() - 1; i >= 0; i--) {
       if (r.sequence(i).mayContain(userKey)) {
@@ -158,7 +152,7 @@ final class TableCache implements Closeable {
    * The Bloom filters of a file's committed sequences as one in-memory test; it keeps working after
    * the file is closed or deleted (tree=lsbm keeps it for removed buffer files).
    */
-  io.iam.core.manifest.KeyFilter filter(FileMeta f) throws IOException {
+  public io.iam.core.manifest.KeyFilter filter(FileMeta f) throws IOException {
     MSTableReader r = reader(f);
     List<SequenceReader> sequences = new ArrayList<>();
     for (int i = f.sequenceCount() - 1; i >= 0; i--) {
@@ -175,7 +169,7 @@ final class TableCache implements Closeable {
   }
 
   /** Blocks of a file over all its committed sequences (for the trim's cached fraction). */
-  long blockCount(FileMeta f) throws IOException {
+  public long blockCount(FileMeta f) throws IOException {
     MSTableReader r = reader(f);
     long n = 0;
     for (int i = 0; i < f.sequenceCount(); i++) {
@@ -195,7 +189,7 @@ final class TableCache implements Closeable {
   }
 
   /** An iterator over every committed sequence of a file, reading through the block cache. */
-  InternalIterator iterator(FileMeta f) throws IOException {
+  public InternalIterator iterator(FileMeta f) throws IOException {
     return iterator(f, reader(f));
   }
 
@@ -207,7 +201,7 @@ final class TableCache implements Closeable {
    * its appended sequences there), the others read ahead from the file. Closing it closes the
    * reader.
    */
-  InternalIterator uncachedIterator(FileMeta f) throws IOException {
+  public InternalIterator uncachedIterator(FileMeta f) throws IOException {
     Path path = StoreFiles.table(dir, f.fileNumber());
     MSTableReader r = MSTableReader.openLookOnly(fs, path, f.fileNumber(), cache, tableOptions, cmp, f.sequenceCount());
     return new ForwardingIterator(iterator(f, r)) {
@@ -234,22 +228,23 @@ final class TableCache implements Closeable {
   }
 
   /** An iterator over the disjoint, sorted files of one level, opening each when reached. */
-  InternalIterator levelIterator(List<FileMeta> files) {
+  public InternalIterator levelIterator(List<FileMeta> files) {
     return levelIterator(files, true);
   }
 
-  InternalIterator levelIterator(List<FileMeta> files, boolean fillCache) {
+  /** {@link #levelIterator(List)}, reading through the block cache or, if not {@code fillCache}, around it. */
+  public InternalIterator levelIterator(List<FileMeta> files, boolean fillCache) {
     return levelIterator(files, f -> fillCache ? iterator(f) : uncachedIterator(f));
   }
 
   /** Opens the iterator of one file of a level. */
   @FunctionalInterface
-  interface Opener {
+  public interface Opener {
     InternalIterator open(FileMeta f) throws IOException;
   }
 
   /** An iterator over the disjoint, sorted files of one level, each opened by {@code opener} when reached. */
-  InternalIterator levelIterator(List<FileMeta> files, Opener opener) {
+  public InternalIterator levelIterator(List<FileMeta> files, Opener opener) {
     List<ConcatenatingIterator.Source> sources = new ArrayList<>();
     for (FileMeta f : files) {
       sources.add(new ConcatenatingIterator.Source() {
@@ -268,12 +263,12 @@ final class TableCache implements Closeable {
   }
 
   /** The entries of several iterators in internal-key order (every version of every key). */
-  InternalIterator merged(List<InternalIterator> children) {
+  public InternalIterator merged(List<InternalIterator> children) {
     return new MergingIterator(cmp, children);
   }
 
   /** An iterator over a memtable's internal entries. */
-  static InternalIterator iterator(MemTable table) {
+  public static InternalIterator iterator(MemTable table) {
     return table.iterator();
   }
 
@@ -281,7 +276,7 @@ final class TableCache implements Closeable {
    * Reads a whole file: every block is checksummed on the way; keys must be in order and within
    * the recorded range. Returns the number of entries.
    */
-  long verify(FileMeta f) throws IOException {
+  public long verify(FileMeta f) throws IOException {
     long entries = 0;
     byte[] previous = null;
     try (InternalIterator it = iterator(f)) {
@@ -304,7 +299,7 @@ final class TableCache implements Closeable {
   }
 
   /** Closes the reader of a file that is gone and drops its cached blocks. */
-  void evict(long fileNumber) {
+  public void evict(long fileNumber) {
     MSTableReader r = readers.remove(fileNumber);
     if (r != null) {
       try {
@@ -317,7 +312,7 @@ final class TableCache implements Closeable {
   }
 
   /** Deletes a file a failed flush or compaction left behind. */
-  void discard(long fileNumber) {
+  public void discard(long fileNumber) {
     evict(fileNumber);
     try {
       fs.delete(StoreFiles.table(dir, fileNumber));

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.lsbm;
 
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.manifest.FileMeta;
@@ -8,7 +8,10 @@ import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.CompactionPicker;
 import io.iam.core.tree.GearPicker;
 import io.iam.core.tree.LeveledPicker;
-import io.iam.core.tree.lsbm.LsbmLevels;
+import io.iam.core.engine.leveled.LeveledStoreTree;
+import io.iam.core.engine.seam.StoreParts;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TreeHost;
 import java.io.IOException;
 import java.util.List;
 
@@ -19,24 +22,26 @@ import java.util.List;
  * do not; a background trim drops buffer files whose blocks the cache no longer holds. With {@code
  * lsbm-levels=gear} the levels alternate C_i and C_i′ ({@link GearPicker}).
  */
-final class LsbmStoreTree extends LeveledStoreTree {
+public final class LsbmStoreTree extends LeveledStoreTree {
 
   private final LsbmBuffer lsbm;
   private final boolean gear;
   private final io.iam.core.key.KeyComparator user;
 
-  private LsbmStoreTree(StoreParts parts, TreeHost host, LeveledPicker picker, CompactionPicker compactionPicker) {
+  private LsbmStoreTree(StoreParts parts, TreeHost host, LeveledPicker picker, CompactionPicker compactionPicker,
+      LsbmSettings settings) {
     super(parts, host, picker, compactionPicker);
     this.gear = compactionPicker instanceof GearPicker;
     this.user = parts.cmp().userComparator();
     this.lsbm = new LsbmBuffer(parts.versions(), parts.tables(), parts.cache(), parts.stats(), compactionPicker,
-        parts.options(), parts.name(), host::purgeSoon);
+        parts.levels(), settings, parts.name(), host::purgeSoon);
   }
 
-  static LsbmStoreTree create(StoreParts parts, TreeHost host) {
-    LeveledPicker picker = picker(parts);
-    boolean gear = parts.options().get(StoreOptions.LSBM_LEVELS) == LsbmLevels.GEAR;
-    return new LsbmStoreTree(parts, host, picker, gear ? new GearPicker(picker) : picker);
+  /** tree=lsbm on the leveled tree {@code config} configures, with the buffer {@code settings} configure. */
+  public static LsbmStoreTree create(StoreParts parts, TreeHost host, LeveledPicker.Config config,
+      LsbmSettings settings) {
+    LeveledPicker picker = new LeveledPicker(parts.cmp(), config);
+    return new LsbmStoreTree(parts, host, picker, settings.gear() ? new GearPicker(picker) : picker, settings);
   }
 
   @Override
@@ -62,14 +67,14 @@ final class LsbmStoreTree extends LeveledStoreTree {
   }
 
   /** The compaction buffer lists B_i of the current version. */
-  io.iam.core.tree.lsbm.CompactionBuffer buffer() {
+  public io.iam.core.tree.lsbm.CompactionBuffer buffer() {
     Version v = versions.current();
     return v.buffer() instanceof io.iam.core.tree.lsbm.CompactionBuffer b ? b
         : io.iam.core.tree.lsbm.CompactionBuffer.empty(user, v.numLevels());
   }
 
   @Override
-  boolean gearLevels() {
+  public boolean gearLevels() {
     return gear;
   }
 

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;

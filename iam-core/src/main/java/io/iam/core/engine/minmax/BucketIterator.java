@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.minmax;
 
 import io.iam.core.iter.MergingIterator;
 import io.iam.core.iter.HeapIterator;

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.seam;
 
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.cache.BlockCache;
@@ -10,7 +10,6 @@ import io.iam.core.key.InternalKey;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.key.KeyComparator;
 import io.iam.core.key.ValueType;
-import io.iam.core.option.OptionValues;
 import io.iam.core.table.MSTableWriter;
 import io.iam.core.table.SequenceHandle;
 import io.iam.core.table.SequenceWriter;
@@ -34,7 +33,7 @@ import java.util.function.LongSupplier;
  * cache, and syncs the directory before a new file can be named by the manifest. Reads inputs and
  * takes footer locks through the {@link TableCache}. Thread-safe: every call writes its own files.
  */
-final class TableWriter {
+public final class TableWriter {
 
   private static final long RATE_CHUNK = 64 << 10;
 
@@ -46,14 +45,19 @@ final class TableWriter {
   private final InternalKeyComparator cmp;
   private final long targetFileSize;
 
-  TableWriter(TableCache reads, Fs fs, Path dir, BlockCache cache, OptionValues options, InternalKeyComparator cmp) {
+  /**
+   * Writes table files of format {@code tableOptions} into {@code dir}; compactions cut their
+   * outputs at about {@code targetFileSize} bytes.
+   */
+  public TableWriter(TableCache reads, Fs fs, Path dir, BlockCache cache, TableOptions tableOptions,
+      InternalKeyComparator cmp, long targetFileSize) {
     this.reads = reads;
     this.fs = fs;
     this.dir = dir;
     this.cache = cache;
-    this.tableOptions = TableCache.tableOptions(options);
+    this.tableOptions = tableOptions;
     this.cmp = cmp;
-    this.targetFileSize = options.get(StoreOptions.TARGET_FILE_SIZE);
+    this.targetFileSize = targetFileSize;
   }
 
   /**
@@ -99,7 +103,7 @@ final class TableWriter {
    * Writes the entries of {@code source} (from its first) into one new file, dropping what no
    * reader can see. Returns its metadata, or null if nothing was left to write.
    */
-  FileMeta write(long fileNumber, InternalIterator source, long smallestSnapshot, boolean bottommost, RateLimiter limiter)
+  public FileMeta write(long fileNumber, InternalIterator source, long smallestSnapshot, boolean bottommost, RateLimiter limiter)
       throws IOException {
     source.seekToFirst();
     List<FileMeta> out = new ArrayList<>();
@@ -111,7 +115,7 @@ final class TableWriter {
   }
 
   /** Merges a compaction's inputs into files of about the target size. */
-  List<FileMeta> compact(CompactionPick pick, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
+  public List<FileMeta> compact(CompactionPick pick, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
       List<Long> outputs, RateLimiter limiter) throws IOException {
     List<InternalIterator> inputs = new ArrayList<>();
     if (pick.level() == 0) {
@@ -138,7 +142,7 @@ final class TableWriter {
    * of {@code capacity} bytes that take later appends, cut at about {@code cutSize} bytes, between
    * user keys. Returns their metadata, none if nothing was left to write.
    */
-  List<FileMeta> writeNodes(InternalIterator in, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
+  public List<FileMeta> writeNodes(InternalIterator in, long smallestSnapshot, boolean bottommost, LongSupplier newFileNumber,
       long cutSize, long capacity, List<Long> outputs, RateLimiter limiter, boolean fillCache, SyncListener syncs)
       throws IOException {
     List<FileMeta> out = new ArrayList<>();
@@ -188,7 +192,7 @@ final class TableWriter {
    *     the next append reuses that space
    * @param syncs told around the commit's syncs, or null
    */
-  FileMeta append(FileMeta f, InternalIterator in, long smallestSnapshot, long estimatedBytes, RateLimiter limiter,
+  public FileMeta append(FileMeta f, InternalIterator in, long smallestSnapshot, long estimatedBytes, RateLimiter limiter,
       boolean fillCache, SyncListener syncs) throws IOException {
     Path path = StoreFiles.table(dir, f.fileNumber());
     Lock lock = reads.footerLock(f.fileNumber());

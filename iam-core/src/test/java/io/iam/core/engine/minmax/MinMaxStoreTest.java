@@ -1,10 +1,17 @@
-package io.iam.core.engine;
+package io.iam.core.engine.minmax;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.iam.core.engine.IamStore;
+import io.iam.core.engine.ReadOptions;
+import io.iam.core.engine.Snapshot;
+import io.iam.core.engine.StoreInternals;
+import io.iam.core.engine.StoreIterator;
+import io.iam.core.engine.StoreOptions;
+import io.iam.core.engine.TreeKind;
 import io.iam.core.option.OptionValues;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +43,11 @@ class MinMaxStoreTest {
     return ByteBuffer.allocate(8).putLong(k).array();
   }
 
+  /** The write cache and buckets of {@code store}, a tree=minmax store. */
+  static MinMaxEngine engine(IamStore store) {
+    return ((MinMaxStoreTree) StoreInternals.tree(store)).engine();
+  }
+
   static OptionValues options(Map<String, String> extra) {
     Map<String, String> m = new HashMap<>(Map.of("tree", "minmax", "minmax-cache", "4", "minmax-window", "2"));
     m.putAll(extra);
@@ -44,7 +56,7 @@ class MinMaxStoreTest {
 
   private static List<List<Long>> bucketsOnDisk(IamStore store) throws Exception {
     List<List<Long>> out = new ArrayList<>();
-    for (List<byte[]> bucket : StoreTrees.minmax(store).bucketKeys()) {
+    for (List<byte[]> bucket : engine(store).bucketKeys()) {
       out.add(bucket.stream().map(k -> ByteBuffer.wrap(k).getLong()).toList());
     }
     return out;
@@ -110,7 +122,7 @@ class MinMaxStoreTest {
       // Table 2, Min-Max column: a range read opens only the buckets the IB-tree finds for it.
       long[][] queries = {{19, 20, 2, 2}, {11, 12, 2, 2}, {14, 20, 4, 6}};
       for (long[] q : queries) {
-        long before = store.statistics().minmaxRangeBuckets.sum();
+        long before = StoreInternals.counters(store).minmaxRangeBuckets.sum();
         int keys = 0;
         try (StoreIterator it = store.iterator(new ReadOptions(null, key(q[1] + 1)))) {
           for (it.seek(key(q[0])); it.valid(); it.next()) {
@@ -119,7 +131,7 @@ class MinMaxStoreTest {
         }
         String range = "range [" + q[0] + ", " + q[1] + "]";
         assertEquals(q[3], keys, range + ": keys");
-        assertEquals(q[2], store.statistics().minmaxRangeBuckets.sum() - before, range + ": buckets read");
+        assertEquals(q[2], StoreInternals.counters(store).minmaxRangeBuckets.sum() - before, range + ": buckets read");
       }
       assertTrue(store.describe().contains("min-max: 15 buckets"), store.describe());
     }
@@ -127,7 +139,7 @@ class MinMaxStoreTest {
     try (IamStore store = IamStore.open(dir, options(Map.of()))) {
       store.flushAndSettle();
       assertEquals(paperBuckets(), bucketsOnDisk(store));
-      assertEquals(2, StoreTrees.minmax(store).cachedEntries());
+      assertEquals(2, engine(store).cachedEntries());
       assertReads(store, model, "reopened");
     }
   }
@@ -174,7 +186,7 @@ class MinMaxStoreTest {
       model.put(k, v);
     }
     store.flushAndSettle();
-    assertTrue(StoreTrees.minmax(store).cachedEntries() > 0, "the cache holds entries");
+    assertTrue(engine(store).cachedEntries() > 0, "the cache holds entries");
     assertTrue(store.levels().get(0).size() > 0, "buckets were written");
     store.close(); // the cache is lost; the logs must bring it back
     try (IamStore again = IamStore.open(dir, opts)) {
@@ -218,7 +230,7 @@ class MinMaxStoreTest {
         model.put((long) i, v);
       }
       store.flushAndSettle();
-      assertTrue(store.statistics().minmaxForcedEvictions.sum() > 0, store.describe());
+      assertTrue(StoreInternals.counters(store).minmaxForcedEvictions.sum() > 0, store.describe());
       long logs;
       try (var files = java.nio.file.Files.list(dir)) {
         logs = files.filter(f -> f.getFileName().toString().endsWith(".log")).count();
@@ -290,7 +302,7 @@ class MinMaxStoreTest {
         r.join();
       }
       assertEquals(List.of(), new ArrayList<>(errors));
-      assertTrue(store.statistics().minmaxBuckets.sum() > 100, store.describe());
+      assertTrue(StoreInternals.counters(store).minmaxBuckets.sum() > 100, store.describe());
     }
   }
 

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.seam;
 
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKey;
@@ -12,11 +12,12 @@ import java.util.List;
  * that covers the key, newest first, then the one file of each deeper level whose range holds it.
  * A subclass may answer a deeper level's lookups itself ({@link #find}, {@link #levelIterator}).
  */
-abstract class LevelFilesTree implements StoreTree {
+public abstract class LevelFilesTree implements StoreTree {
 
   protected final TableCache tables;
 
-  LevelFilesTree(TableCache tables) {
+  /** A tree reading the level files through {@code tables}. */
+  protected LevelFilesTree(TableCache tables) {
     this.tables = tables;
   }
 
@@ -44,11 +45,11 @@ abstract class LevelFilesTree implements StoreTree {
   }
 
   @Override
-  public void addIterators(Version v, ReadOptions opts, List<InternalIterator> children) throws IOException {
+  public void addIterators(Version v, boolean latest, byte[] upperBound, List<InternalIterator> children)
+      throws IOException {
     for (FileMeta f : v.files(0)) {
       children.add(tables.iterator(f));
     }
-    boolean latest = opts.snapshot() == null;
     for (int level = 1; level < v.numLevels(); level++) {
       if (!v.files(level).isEmpty()) {
         children.add(levelIterator(v, v.files(level), latest));

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.seam;
 
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.manifest.Version;
@@ -9,15 +9,16 @@ import java.util.List;
 
 /**
  * How a store keeps its data below the memtables: one implementation per tree (leveled, LSbM on
- * leveled, the node trees IAM, LSA and LSM-merge, Min-Max, the stack), made by {@link StoreTrees}.
- * {@link IamStore} owns the write path, the memtables, the log, snapshots, file purges and the
- * lifecycle of background jobs; it asks its tree everything that depends on how files are laid out:
+ * leveled, the node trees IAM, LSA and LSM-merge, Min-Max, the stack), each in a package of its
+ * own, made by the store's tree factory. The store ({@code IamStore}) owns the write path, the
+ * memtables, the log, snapshots, file purges and the lifecycle of background jobs; it asks its tree
+ * everything that depends on how files are laid out:
  * where memtables recovered from the log go, what the write stall counts, how a read finds a key in the
  * files, what a memtable flush does, which background jobs are due, and whether the tree has
  * settled. A tree never takes the store's mutex itself; methods documented "holds the mutex" are
  * called with it held, the others without it.
  */
-interface StoreTree extends AutoCloseable {
+public interface StoreTree extends AutoCloseable {
 
   /** A read's ticket for a tree that tracks its readers ({@link #openRead}). */
   long NO_TICKET = 0;
@@ -60,8 +61,13 @@ interface StoreTree extends AutoCloseable {
    */
   byte[] get(Version v, byte[] key, long sequence, boolean latest) throws IOException;
 
-  /** Adds to {@code children} the iterators over the files of {@code v}, newest data first. */
-  void addIterators(Version v, ReadOptions opts, List<InternalIterator> children) throws IOException;
+  /**
+   * Adds to {@code children} the iterators over the files of {@code v}, newest data first.
+   *
+   * @param latest whether the scan reads the latest data (no snapshot)
+   * @param upperBound the user key the scan stops before, or null; a tree may use it to open less
+   */
+  void addIterators(Version v, boolean latest, byte[] upperBound, List<InternalIterator> children) throws IOException;
 
   /** Counts a scan's seek, for trees that keep their own read counters. */
   default void countSeek() {}

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.stack;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +11,10 @@ import io.iam.core.cost.LsmMergeSimulator;
 import io.iam.core.cost.RunLevelAccounting;
 import io.iam.core.cost.RunMerge;
 import io.iam.core.cost.StackPolicyFormulasTest;
+import io.iam.core.engine.IamStore;
+import io.iam.core.engine.StoreInternals;
+import io.iam.core.engine.StoreIterator;
+import io.iam.core.engine.StoreOptions;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.manifest.FileMeta;
 import java.nio.ByteBuffer;
@@ -38,6 +42,11 @@ class StackStoreTest {
 
   static byte[] key(long k) {
     return ByteBuffer.allocate(8).putLong(k).array();
+  }
+
+  /** The policy's executor of {@code store}, a tree=stack store. */
+  static StackEngine engine(IamStore store) {
+    return ((StackStoreTree) StoreInternals.tree(store)).engine();
   }
 
   static IamStore open(Path dir, String policy, int t) throws Exception {
@@ -68,7 +77,7 @@ class StackStoreTest {
           store.flushAndSettle();
         }
       }
-      List<RunMerge> did = StoreTrees.stack(store).history();
+      List<RunMerge> did = engine(store).history();
       assertEquals(n / b, did.size(), "one record per flush");
       long written = store.statistics().asMap().get("stack.entries-written").longValue();
       assertEquals(did.stream().mapToLong(RunMerge::outputEntries).sum(), written);
@@ -108,7 +117,7 @@ class StackStoreTest {
       List<FileMeta> runs = new ArrayList<>(store.levels().get(0));
       Collections.reverse(runs);
       if (policy.equals("binomial")) {
-        assertTrue(runs.size() <= StoreTrees.stack(store).policy().maxComponents(), "binomial keeps at most k runs: " + runs);
+        assertTrue(runs.size() <= engine(store).policy().maxComponents(), "binomial keeps at most k runs: " + runs);
       } else {
         assertEquals(expected.stream().map(r -> r[2]).toList(), runs.stream().map(FileMeta::entries).toList(),
             "the runs the pure policy leaves after " + m + " flushes");
@@ -163,7 +172,7 @@ class StackStoreTest {
         }
         store.flushAndSettle();
       }
-      List<RunMerge> did = StoreTrees.stack(store).history();
+      List<RunMerge> did = engine(store).history();
       assertTrue(did.stream().anyMatch(r -> r.inputFlushes().length > 0), policy + " merged nothing");
       long flushes = store.statistics().asMap().get("flush.count").longValue();
       if (policy.equals("exploring")) { // it picks windows without the newest run: flushed first, then merged
@@ -200,7 +209,7 @@ class StackStoreTest {
         "stack-max-components", "3");
     io.iam.core.sim.SimulationResult predicted;
     try (IamStore store = IamStore.open(dir, StoreOptions.parse(options))) {
-      predicted = new io.iam.core.sim.Simulator(StoreTrees.stack(store).policy(), new io.iam.core.sim.UniformFlushes(b),
+      predicted = new io.iam.core.sim.Simulator(engine(store).policy(), new io.iam.core.sim.UniformFlushes(b),
           io.iam.core.sim.Accounting.MODEL, flushes, n -> { }).run(flushes);
       long k = 0;
       for (int f = 0; f < flushes; f++) {

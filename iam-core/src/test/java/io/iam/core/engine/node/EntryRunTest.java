@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

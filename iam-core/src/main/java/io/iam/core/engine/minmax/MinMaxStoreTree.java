@@ -1,9 +1,12 @@
-package io.iam.core.engine;
+package io.iam.core.engine.minmax;
 
 import io.iam.core.iter.InternalIterator;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.Version;
 import io.iam.core.memtable.MemTable;
+import io.iam.core.engine.seam.StoreParts;
+import io.iam.core.engine.seam.StoreTree;
+import io.iam.core.engine.seam.TreeHost;
 import java.io.IOException;
 import java.util.List;
 
@@ -14,19 +17,20 @@ import java.util.List;
  * take a ticket under the store's mutex before they pin their version, and search the write cache,
  * then the buckets.
  */
-final class MinMaxStoreTree implements StoreTree {
+public final class MinMaxStoreTree implements StoreTree {
 
   private final MinMaxEngine minmax;
   private final TreeHost host;
 
-  MinMaxStoreTree(StoreParts parts, TreeHost host) {
+  /** tree=minmax as {@code settings} configure it. */
+  public MinMaxStoreTree(StoreParts parts, TreeHost host, MinMaxSettings settings) {
     this.minmax = new MinMaxEngine(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cmp(),
-        parts.options());
+        settings);
     this.host = host;
   }
 
   /** The write cache and the buckets. */
-  MinMaxEngine engine() {
+  public MinMaxEngine engine() {
     return minmax;
   }
 
@@ -56,9 +60,9 @@ final class MinMaxStoreTree implements StoreTree {
   }
 
   @Override
-  public void addIterators(Version v, ReadOptions opts, List<InternalIterator> children) {
+  public void addIterators(Version v, boolean latest, byte[] upperBound, List<InternalIterator> children) {
     children.add(minmax.cacheIterator());
-    children.add(minmax.bucketIterator(v, opts.upperBound())); // level 0: the buckets, opened as a scan reaches them
+    children.add(minmax.bucketIterator(v, upperBound)); // level 0: the buckets, opened as a scan reaches them
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.node;
 
 import io.iam.core.memtable.MemTable;
 import io.iam.core.manifest.NodeMeta;

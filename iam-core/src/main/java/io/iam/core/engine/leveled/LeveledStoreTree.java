@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.leveled;
 
 import com.google.common.util.concurrent.RateLimiter;
 import io.iam.core.manifest.FileMeta;
@@ -9,6 +9,12 @@ import io.iam.core.memtable.MemTable;
 import io.iam.core.tree.CompactionPick;
 import io.iam.core.tree.CompactionPicker;
 import io.iam.core.tree.LeveledPicker;
+import io.iam.core.engine.seam.LevelFilesTree;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreParts;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TableWriter;
+import io.iam.core.engine.seam.TreeHost;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
@@ -18,12 +24,13 @@ import java.util.Set;
  * tree=leveled: RocksDB's leveled LSM-tree. A memtable flush writes one level-0 file; {@link
  * LeveledPicker} (or the picker a subclass gives) chooses compactions, which run on the compaction
  * threads over files no other compaction holds, with a cursor per level for round-robin picks.
- * Recovered memtables are written to level 0 during recovery.
+ * Recovered memtables are written to level 0 during recovery. A subclass (tree=lsbm) may attach
+ * more to each compaction's edit ({@link #install}) and read deeper levels its own way.
  */
-class LeveledStoreTree extends LevelFilesTree {
+public class LeveledStoreTree extends LevelFilesTree {
 
   protected final VersionSet versions;
-  protected final Statistics stats;
+  protected final StoreCounters stats;
   private final TableWriter writer;
   protected final TreeHost host;
   protected final LeveledPicker picker;
@@ -31,7 +38,11 @@ class LeveledStoreTree extends LevelFilesTree {
   private final Set<Long> busyFiles = new HashSet<>();
   private final byte[][] cursors;
 
-  LeveledStoreTree(StoreParts parts, TreeHost host, LeveledPicker picker, CompactionPicker compactionPicker) {
+  /**
+   * A leveled tree whose compactions {@code compactionPicker} chooses; {@code picker} is the
+   * leveled picker it is built on (the same one, or the one a gear picker wraps).
+   */
+  protected LeveledStoreTree(StoreParts parts, TreeHost host, LeveledPicker picker, CompactionPicker compactionPicker) {
     super(parts.tables());
     this.versions = parts.versions();
     this.stats = parts.stats();
@@ -39,19 +50,13 @@ class LeveledStoreTree extends LevelFilesTree {
     this.host = host;
     this.picker = picker;
     this.compactionPicker = compactionPicker;
-    this.cursors = new byte[parts.options().get(StoreOptions.MAX_LEVELS)][];
+    this.cursors = new byte[parts.levels()][];
   }
 
-  static LeveledStoreTree create(StoreParts parts, TreeHost host) {
-    LeveledPicker picker = picker(parts);
+  /** tree=leveled, compacting as {@code config} says. */
+  public static LeveledStoreTree create(StoreParts parts, TreeHost host, LeveledPicker.Config config) {
+    LeveledPicker picker = new LeveledPicker(parts.cmp(), config);
     return new LeveledStoreTree(parts, host, picker, picker);
-  }
-
-  /** The picker tree=leveled and tree=lsbm configure from the options. */
-  static LeveledPicker picker(StoreParts parts) {
-    return new LeveledPicker(parts.cmp(), new LeveledPicker.Config(
-        parts.options().get(StoreOptions.L0_COMPACTION_TRIGGER), parts.options().get(StoreOptions.LEVEL_BASE_SIZE),
-        parts.options().get(StoreOptions.LEVEL_SIZE_RATIO)));
   }
 
   /** Writes the memtable to a level-0 file now. */
@@ -121,7 +126,7 @@ class LeveledStoreTree extends LevelFilesTree {
   }
 
   /** Whether this is tree=lsbm with lsbm-levels=gear: level 2i − 1 holds C_i and level 2i holds C_i′. */
-  boolean gearLevels() {
+  public boolean gearLevels() {
     return false;
   }
 

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.minmax;
 
 import io.iam.core.iter.MergingIterator;
 import com.google.common.util.concurrent.RateLimiter;
@@ -9,7 +9,9 @@ import io.iam.core.memtable.Lookup;
 import io.iam.core.memtable.MemIterator;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.minmax.IntervalBTree;
-import io.iam.core.option.OptionValues;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TableWriter;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.Version;
 import io.iam.core.manifest.VersionEdit;
@@ -44,7 +46,7 @@ import java.util.function.LongSupplier;
  * <p>Threads: {@link #drain} runs on the store's flush thread, {@link #sort} on a compaction
  * thread (one at a time), reads on any thread.
  */
-final class MinMaxEngine {
+public final class MinMaxEngine {
 
   /**
    * Logs the cache may pin before its oldest entry is evicted early: a key that never lands in a
@@ -56,7 +58,7 @@ final class MinMaxEngine {
   private final VersionSet versions;
   private final TableCache tables;
   private final TableWriter writer;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final InternalKeyComparator cmp;
   private final MinMaxWriteCache cache;
   private final BucketIndex index;
@@ -66,16 +68,17 @@ final class MinMaxEngine {
   /** Buckets with sequences up to this may hold a replayed entry; -1 until the first drain. Flush thread only. */
   private long replayCheckUpTo = -1;
 
-  MinMaxEngine(VersionSet versions, TableCache tables, TableWriter writer, Statistics stats, InternalKeyComparator cmp, OptionValues options) {
+  MinMaxEngine(VersionSet versions, TableCache tables, TableWriter writer, StoreCounters stats, InternalKeyComparator cmp,
+      MinMaxSettings settings) {
     this.versions = versions;
     this.tables = tables;
     this.writer = writer;
     this.stats = stats;
     this.cmp = cmp;
-    this.cache = new MinMaxWriteCache(options.get(StoreOptions.MINMAX_CACHE), options.get(StoreOptions.MINMAX_WINDOW),
+    this.cache = new MinMaxWriteCache(settings.cacheEntries(), settings.window(),
         cmp, versions.flushedSequence());
     this.index = new BucketIndex(cmp.userComparator());
-    this.sortOverlap = options.get(StoreOptions.MINMAX_SORT_OVERLAP);
+    this.sortOverlap = settings.sortOverlap();
   }
 
   // ---------------------------------------------------------------- writes
@@ -270,12 +273,12 @@ final class MinMaxEngine {
   // ---------------------------------------------------------------- introspection
 
   /** Entries in the write cache. */
-  int cachedEntries() {
+  public int cachedEntries() {
     return cache.size();
   }
 
   /** The most buckets of the current version that share one key. */
-  int maxOverlap() {
+  public int maxOverlap() {
     return index.deepest(versions.current()).count();
   }
 

@@ -1,27 +1,31 @@
-package io.iam.core.engine;
+package io.iam.core.engine.stack;
 
 import io.iam.core.manifest.Version;
 import io.iam.core.memtable.MemTable;
+import io.iam.core.engine.seam.LevelFilesTree;
+import io.iam.core.engine.seam.StoreParts;
+import io.iam.core.engine.seam.TreeHost;
+import io.iam.core.policy.MergePolicy;
 
 /**
  * tree=stack: a stack merge policy of the bounded-depth paper, run by {@link StackEngine}. Level 0
  * holds the stack's runs, newest first (the write stall triggers do not count them); a memtable
  * flush writes its run merged with the runs the policy names, so no job runs apart from flushes.
  */
-final class StackStoreTree extends LevelFilesTree {
+public final class StackStoreTree extends LevelFilesTree {
 
   private final StackEngine stack;
   private final TreeHost host;
 
-  StackStoreTree(StoreParts parts, TreeHost host) {
+  /** tree=stack, shaped by {@code policy}. */
+  public StackStoreTree(StoreParts parts, TreeHost host, MergePolicy policy) {
     super(parts.tables());
-    this.stack = new StackEngine(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cmp(),
-        parts.options());
+    this.stack = new StackEngine(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cmp(), policy);
     this.host = host;
   }
 
   /** The policy's executor. */
-  StackEngine engine() {
+  public StackEngine engine() {
     return stack;
   }
 

@@ -1,4 +1,4 @@
-package io.iam.core.engine;
+package io.iam.core.engine.stack;
 
 import io.iam.core.iter.MergingIterator;
 import com.google.common.util.concurrent.RateLimiter;
@@ -6,12 +6,13 @@ import io.iam.core.iter.InternalIterator;
 import io.iam.core.key.InternalKeyComparator;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.cost.RunMerge;
-import io.iam.core.option.OptionValues;
 import io.iam.core.policy.Component;
 import io.iam.core.policy.MergePlan;
 import io.iam.core.policy.MergePolicies;
+import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.TableCache;
+import io.iam.core.engine.seam.TableWriter;
 import io.iam.core.policy.MergePolicy;
-import io.iam.core.policy.PolicyOptions;
 import io.iam.core.policy.StackSnapshot;
 import io.iam.core.manifest.FileMeta;
 import io.iam.core.manifest.Version;
@@ -22,8 +23,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,7 +46,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Tombstones are dropped only by a merge that takes the oldest run.
  */
-final class StackEngine {
+public final class StackEngine {
 
   /** How many recorded flushes {@link #history()} keeps (the oldest are forgotten). */
   static final int HISTORY = 10_000;
@@ -55,40 +54,23 @@ final class StackEngine {
   private final VersionSet versions;
   private final TableCache tables;
   private final TableWriter writer;
-  private final Statistics stats;
+  private final StoreCounters stats;
   private final InternalKeyComparator cmp;
   private final MergePolicy policy;
   private final Deque<RunMerge> history = new ArrayDeque<>();
 
-  StackEngine(VersionSet versions, TableCache tables, TableWriter writer, Statistics stats, InternalKeyComparator cmp, OptionValues options) {
+  StackEngine(VersionSet versions, TableCache tables, TableWriter writer, StoreCounters stats, InternalKeyComparator cmp,
+      MergePolicy policy) {
     this.versions = versions;
     this.tables = tables;
     this.writer = writer;
     this.stats = stats;
     this.cmp = cmp;
-    this.policy = policy(options);
+    this.policy = policy;
   }
 
-  /**
-   * The policy {@code options} name, given the store's {@code stack-size-ratio} and {@code
-   * stack-max-components} where it has such options (its other options keep their defaults).
-   */
-  static MergePolicy policy(OptionValues options) {
-    MergePolicies.Descriptor d = MergePolicies.descriptor(options.get(StoreOptions.STACK_POLICY));
-    Map<String, String> given = new TreeMap<>();
-    Map<String, String> storeKey = new TreeMap<>();
-    if (d.options().find(PolicyOptions.LEVEL_RATIO.key()).isPresent()) {
-      given.put(PolicyOptions.LEVEL_RATIO.key(), String.valueOf(options.get(StoreOptions.STACK_SIZE_RATIO)));
-      storeKey.put(PolicyOptions.LEVEL_RATIO.key(), StoreOptions.STACK_SIZE_RATIO.key());
-    }
-    if (d.options().find(PolicyOptions.MAX_COMPONENTS.key()).isPresent()) {
-      given.put(PolicyOptions.MAX_COMPONENTS.key(), String.valueOf(options.get(StoreOptions.STACK_MAX_COMPONENTS)));
-      storeKey.put(PolicyOptions.MAX_COMPONENTS.key(), StoreOptions.STACK_MAX_COMPONENTS.key());
-    }
-    return d.factory().apply(d.options().parse(given, k -> storeKey.getOrDefault(k, k)));
-  }
-
-  MergePolicy policy() {
+  /** The policy that shapes the stack. */
+  public MergePolicy policy() {
     return policy;
   }
 
@@ -203,7 +185,7 @@ final class StackEngine {
   }
 
   /** The most flushes one run of the current version holds (0 if there are no runs). */
-  long largestRunFlushes() {
+  public long largestRunFlushes() {
     Version v = versions.current();
     return v.files(0).stream().map(f -> v.flushRange(f.fileNumber())).filter(java.util.Objects::nonNull)
         .mapToLong(VersionEdit.FlushRange::flushes).max().orElse(0);
