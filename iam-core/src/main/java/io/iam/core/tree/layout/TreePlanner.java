@@ -7,6 +7,7 @@ import io.iam.core.tree.iam.FlushPlanner;
 import io.iam.core.tree.iam.KeyRanks;
 import io.iam.core.tree.iam.Mode;
 import io.iam.core.tree.iam.Node;
+import io.iam.core.tree.iam.TreeScheduler;
 import io.iam.core.tree.iam.TreeShape;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,18 +19,17 @@ import java.util.function.Function;
 
 /**
  * Asks iam-core's kernel ({@link FlushPlanner}, {@link CombinePlanner}) what the tree should do
- * next and translates the answer into files to read and nodes to write ({@link NodePlan}). Holds
- * no tree logic of its own beyond that translation and the order in which work is looked for:
- * unplaced files first (they are a level-0 node flushed into level 1); then, once level 1 is
- * halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the deepest
- * full internal node (a full internal child that blocks it goes first), as the embedded engine
- * does; then level-1 nodes whose last memstore flush the kernel would have merged (or merged and
- * cut); then a new level once the leaf level is full; then a combine. (The embedded engine's {@link
- * io.iam.core.tree.iam.TreeScheduler} adds a level first; in HBase that wrote more, see
- * docs/hbase-engine.md, so the level stays last here.) A host that runs steps side by
- * side passes the running steps' {@link Claim}s and gets only a step on other nodes; beside deep
- * steps only, level 1's full nodes first. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
- * engine's decisions.
+ * next and translates the answer into files to read and nodes to write ({@link NodePlan}). The
+ * order is {@link TreeScheduler}'s, the embedded engine's and the simulator's, with this host's
+ * own steps in it: unplaced files first (they are a level-0 node flushed into level 1); then, once
+ * level 1 is halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the
+ * deepest full internal node (a full internal child that blocks it goes first); then level-1 nodes
+ * whose last memstore flush the kernel would have merged (or merged and cut); then a new level once
+ * the leaf level is full ({@link TreeScheduler.NewLevel#WHEN_NOTHING_ELSE}: adding it first wrote
+ * more here); then a combine. A host that runs steps side by side passes the running steps'
+ * {@link Claim}s and gets only a step on other nodes; beside deep steps only, level 1's full nodes
+ * first. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator},
+ * so the simulator makes exactly the engine's decisions.
  */
 public final class TreePlanner {
 
@@ -83,30 +83,12 @@ public final class TreePlanner {
         extra.add(s.last());
       }
     }
-    Step<F> step = new Step<>(layout, ranksOf(layout, extra), busy);
     // Beside running steps that hold no level-1 node (deep ones), level 1 goes first: draining it is
     // what keeps memstore flushes from waiting. Beside a level-1 step, the usual order.
     boolean levelOneFirst = levelOnePressure(layout) >= LEVEL_ONE_FIRST || !alone && !holdsLevelOne(layout, busy);
-    for (int depth = Math.max(1, layout.depth()); ; depth++) {
-      step.at(depth);
-      if (!layout.unplaced().isEmpty()) {
-        return Optional.of(step.adopt());
-      }
-      Optional<NodePlan<F>> plan = levelOneFirst ? step.fullLevelOne() : Optional.empty();
-      if (plan.isEmpty()) {
-        plan = step.fullInternal();
-      }
-      if (plan.isEmpty()) {
-        plan = step.levelOneFollowUp();
-      }
-      if (plan.isPresent()) {
-        return plan;
-      }
-      if (!CombinePlanner.needsNewLevel(step.shape) || depth >= MAX_DEPTH) {
-        return !alone ? Optional.empty() : CombinePlanner.pick(step.shape).map(victim ->
-            step.translate(FlushPlanner.planCombine(step.shape, victim, step.mode), true, "combine"));
-      }
-    }
+    Step<F> step = new Step<>(layout, ranksOf(layout, extra), busy, alone, levelOneFirst);
+    step.at(Math.max(1, layout.depth()));
+    return step.next();
   }
 
   /**
@@ -265,19 +247,61 @@ public final class TreePlanner {
     return java.util.Arrays.copyOf(own, depth);
   }
 
-  /** The planning of one step at one depth. */
-  private final class Step<F> {
+  /**
+   * The planning of one step at one depth, as the host of {@link TreeScheduler}: its own first steps
+   * are adopting unplaced files and, under pressure, level 1's full nodes; its follow-up is a level-1
+   * node a memstore flush appended to where the kernel would have merged; a new level is planning
+   * one level deeper; a combine only with nothing running.
+   */
+  private final class Step<F> implements TreeScheduler.Steps<NodePlan<F>> {
     private final TreeLayout<F> layout;
     private final KeyRanks ranks;
     private final Claim busy;
+    private final boolean alone;
+    private final boolean levelOneFirst;
     private int depth;
     private TreeShape shape;
     private Mode mode;
 
-    Step(TreeLayout<F> layout, KeyRanks ranks, Claim busy) {
+    Step(TreeLayout<F> layout, KeyRanks ranks, Claim busy, boolean alone, boolean levelOneFirst) {
       this.layout = layout;
       this.ranks = ranks;
       this.busy = busy;
+      this.alone = alone;
+      this.levelOneFirst = levelOneFirst;
+    }
+
+    Optional<NodePlan<F>> next() {
+      return TreeScheduler.next(shape, depth < MAX_DEPTH, mode, TreeScheduler.NewLevel.WHEN_NOTHING_ELSE, this);
+    }
+
+    @Override
+    public Optional<NodePlan<F>> first() {
+      if (!layout.unplaced().isEmpty()) {
+        return Optional.of(adopt());
+      }
+      return levelOneFirst ? fullLevelOne() : Optional.empty();
+    }
+
+    @Override
+    public Optional<NodePlan<F>> flush(Node node, FlushPlan plan) {
+      return startIfFree(node, plan);
+    }
+
+    @Override
+    public Optional<NodePlan<F>> afterFlushes() {
+      return levelOneFollowUp();
+    }
+
+    @Override
+    public Optional<NodePlan<F>> addLevel() {
+      at(depth + 1);
+      return next();
+    }
+
+    @Override
+    public Optional<NodePlan<F>> combine(Node victim, FlushPlan plan) {
+      return alone ? Optional.of(translate(plan, true, "combine")) : Optional.empty();
     }
 
     /** Whether {@code plan} can run beside the running steps. */
@@ -310,11 +334,6 @@ public final class TreePlanner {
       }
       Node memtable = new Node(-1, 0, ranks.lo(lo), ranks.hi(hi), bytes, files.size());
       return translate(FlushPlanner.plan(shape, memtable, mode), false, "adopt");
-    }
-
-    /** The deepest, fullest full internal node that can flush, or a full child blocking it ({@link FlushOrder}). */
-    Optional<NodePlan<F>> fullInternal() {
-      return FlushOrder.first(shape, depth - 1, 1, mode, this::startIfFree);
     }
 
     /** The fullest full level-1 node, if level 1 is internal, or a full child blocking it. */
