@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The IAM/LSA tree a store's files form: levels 1..depth of nodes with disjoint, sorted inclusive
@@ -89,28 +90,30 @@ public final class TreeLayout<F> {
     }
     // Newest first: a node keeps its place unless a newer node of its level already took it.
     nodes.sort(Comparator.comparingLong((NodeView<F> n) -> n.epoch()).reversed().thenComparingLong(NodeView::id));
-    List<List<NodeView<F>>> levels = new ArrayList<>();
+    // Each level's nodes so far by low end: they are disjoint, so a new node overlaps one of them
+    // only if it overlaps the one starting at or before its low end, or the next one.
+    List<TreeMap<byte[], NodeView<F>>> levels = new ArrayList<>();
     for (NodeView<F> n : nodes) {
       while (levels.size() < n.level()) {
-        levels.add(new ArrayList<>());
+        levels.add(new TreeMap<>(Rows::compareLo));
       }
-      List<NodeView<F>> level = levels.get(n.level() - 1);
-      if (level.stream().anyMatch(o -> Rows.overlaps(o.lo(), o.hi(), n.lo(), n.hi()))) {
+      TreeMap<byte[], NodeView<F>> level = levels.get(n.level() - 1);
+      if (overlapsAny(level.floorEntry(n.lo()), n) || overlapsAny(level.ceilingEntry(n.lo()), n)) {
         unplaced.addAll(n.files());
       } else {
-        level.add(n);
+        level.put(n.lo(), n);
       }
     }
     depth = Math.max(depth, levels.size());
-    while (levels.size() < depth) {
-      levels.add(new ArrayList<>());
-    }
     List<List<NodeView<F>>> sorted = new ArrayList<>();
-    for (List<NodeView<F>> level : levels) {
-      level.sort((a, b) -> Rows.compareLo(a.lo(), b.lo()));
-      sorted.add(List.copyOf(level));
+    for (int i = 0; i < depth; i++) {
+      sorted.add(i < levels.size() ? List.copyOf(levels.get(i).values()) : List.of());
     }
     return new TreeLayout<>(List.copyOf(sorted), List.copyOf(unplaced), depth, stamp);
+  }
+
+  private static <F> boolean overlapsAny(Map.Entry<byte[], NodeView<F>> placed, NodeView<F> n) {
+    return placed != null && Rows.overlaps(placed.getValue().lo(), placed.getValue().hi(), n.lo(), n.hi());
   }
 
   /** The number of levels (0 for a store with no placed file). */

@@ -82,6 +82,37 @@ class TreeLayoutTest {
   }
 
   @Test
+  void aLevelOfManyNodesKeepsExactlyTheNewerOfEveryOverlappingPair() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    for (int round = 0; round < 200; round++) {
+      List<Sequence<String>> files = new java.util.ArrayList<>();
+      int nodes = 1 + random.nextInt(60);
+      for (int i = 0; i < nodes; i++) {
+        int a = random.nextInt(1000);
+        int b = a + random.nextInt(40);
+        String lo = random.nextInt(30) == 0 ? "" : String.format("%04d", a);
+        String hi = random.nextInt(30) == 0 ? "" : String.format("%04d", b);
+        files.add(file("n" + i, tag(i + 1, 1, lo, hi, random.nextInt(1_000_000)), null, null, 0));
+      }
+      // The rule, node by node: newest first, a node keeps its place unless it overlaps one kept.
+      List<Sequence<String>> newestFirst = new java.util.ArrayList<>(files);
+      newestFirst.sort(java.util.Comparator.comparingLong((Sequence<String> f) -> f.tag().epoch()).reversed()
+          .thenComparingLong(f -> f.tag().node()));
+      List<Sequence<String>> kept = new java.util.ArrayList<>();
+      for (Sequence<String> f : newestFirst) {
+        if (kept.stream().noneMatch(k -> Rows.overlaps(k.tag().lo(), k.tag().hi(), f.tag().lo(), f.tag().hi()))) {
+          kept.add(f);
+        }
+      }
+      kept.sort((x, y) -> Rows.compareLo(x.tag().lo(), y.tag().lo()));
+      TreeLayout<String> layout = TreeLayout.of(files);
+      assertEquals(kept.stream().map(f -> f.tag().node()).toList(),
+          layout.level(1).stream().map(TreeLayout.NodeView::id).toList(), "round " + round);
+      assertEquals(files.size() - kept.size(), layout.unplaced().size(), "round " + round);
+    }
+  }
+
+  @Test
   void readsOpenOnlyFilesHoldingRowsOfTheRangePlusOverlappingUnplacedOnes() {
     TreeLayout<String> layout = TreeLayout.of(List.of(
         file("left", tag(1, 1, "a", "f", 1), "a", "f", 10),
