@@ -292,17 +292,7 @@ class StoreModelTest {
     for (var e : model.entrySet()) {
       assertArrayEquals(e.getValue(), store.get(e.getKey()), at + ": get " + str(e.getKey()));
     }
-    assertEquals(model.size(), countKeys(store), at);
-  }
-
-  private static int countKeys(IamStore store) throws java.io.IOException {
-    int n = 0;
-    try (StoreIterator it = store.iterator()) {
-      for (it.seekToFirst(); it.valid(); it.next()) {
-        n++;
-      }
-    }
-    return n;
+    assertEquals(model.size(), TestStores.countKeys(store), at);
   }
 
   private static byte[] key(SplittableRandom random) {

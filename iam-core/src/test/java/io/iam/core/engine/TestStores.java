@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
  * its own, and, for node trees, what the manifest records of the node files beside what the files
  * hold on disk, and damage to them.
  */
-final class TestStores {
+public final class TestStores {
 
   static final InternalKeyComparator CMP = new InternalKeyComparator(BytewiseComparator.INSTANCE);
 
@@ -139,5 +139,16 @@ final class TestStores {
 
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The keys a full scan of {@code store} returns. */
+  public static int countKeys(IamStore store) throws java.io.IOException {
+    int n = 0;
+    try (StoreIterator it = store.iterator()) {
+      for (it.seekToFirst(); it.valid(); it.next()) {
+        n++;
+      }
+    }
+    return n;
   }
 }

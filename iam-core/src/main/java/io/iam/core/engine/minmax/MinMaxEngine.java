@@ -10,6 +10,7 @@ import io.iam.core.memtable.MemIterator;
 import io.iam.core.memtable.MemTable;
 import io.iam.core.minmax.IntervalBTree;
 import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreParts;
 import io.iam.core.engine.seam.TableCache;
 import io.iam.core.engine.seam.TableWriter;
 import io.iam.core.manifest.FileMeta;
@@ -68,13 +69,12 @@ public final class MinMaxEngine {
   /** Buckets with sequences up to this may hold a replayed entry; -1 until the first drain. Flush thread only. */
   private long replayCheckUpTo = -1;
 
-  MinMaxEngine(VersionSet versions, TableCache tables, TableWriter writer, StoreCounters stats, InternalKeyComparator cmp,
-      MinMaxSettings settings) {
-    this.versions = versions;
-    this.tables = tables;
-    this.writer = writer;
-    this.stats = stats;
-    this.cmp = cmp;
+  MinMaxEngine(StoreParts parts, MinMaxSettings settings) {
+    this.versions = parts.versions();
+    this.tables = parts.tables();
+    this.writer = parts.writer();
+    this.stats = parts.stats();
+    this.cmp = parts.cmp();
     this.cache = new MinMaxWriteCache(settings.cacheEntries(), settings.window(),
         cmp, versions.flushedSequence());
     this.index = new BucketIndex(cmp.userComparator());

@@ -24,8 +24,7 @@ public final class MinMaxStoreTree implements StoreTree {
 
   /** tree=minmax as {@code settings} configure it. */
   public MinMaxStoreTree(StoreParts parts, TreeHost host, MinMaxSettings settings) {
-    this.minmax = new MinMaxEngine(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cmp(),
-        settings);
+    this.minmax = new MinMaxEngine(parts, settings);
     this.host = host;
   }
 

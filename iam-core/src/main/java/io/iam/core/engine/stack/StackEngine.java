@@ -10,6 +10,7 @@ import io.iam.core.policy.Component;
 import io.iam.core.policy.MergePlan;
 import io.iam.core.policy.MergePolicies;
 import io.iam.core.engine.seam.StoreCounters;
+import io.iam.core.engine.seam.StoreParts;
 import io.iam.core.engine.seam.TableCache;
 import io.iam.core.engine.seam.TableWriter;
 import io.iam.core.policy.MergePolicy;
@@ -59,13 +60,12 @@ public final class StackEngine {
   private final MergePolicy policy;
   private final Deque<RunMerge> history = new ArrayDeque<>();
 
-  StackEngine(VersionSet versions, TableCache tables, TableWriter writer, StoreCounters stats, InternalKeyComparator cmp,
-      MergePolicy policy) {
-    this.versions = versions;
-    this.tables = tables;
-    this.writer = writer;
-    this.stats = stats;
-    this.cmp = cmp;
+  StackEngine(StoreParts parts, MergePolicy policy) {
+    this.versions = parts.versions();
+    this.tables = parts.tables();
+    this.writer = parts.writer();
+    this.stats = parts.stats();
+    this.cmp = parts.cmp();
     this.policy = policy;
   }
 

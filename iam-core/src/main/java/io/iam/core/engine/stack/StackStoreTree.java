@@ -20,7 +20,7 @@ public final class StackStoreTree extends LevelFilesTree {
   /** tree=stack, shaped by {@code policy}. */
   public StackStoreTree(StoreParts parts, TreeHost host, MergePolicy policy) {
     super(parts.tables());
-    this.stack = new StackEngine(parts.versions(), parts.tables(), parts.writer(), parts.stats(), parts.cmp(), policy);
+    this.stack = new StackEngine(parts, policy);
     this.host = host;
   }
 

@@ -10,6 +10,7 @@ import io.iam.core.engine.ReadOptions;
 import io.iam.core.engine.Snapshot;
 import io.iam.core.engine.StoreInternals;
 import io.iam.core.engine.StoreIterator;
+import io.iam.core.engine.TestStores;
 import io.iam.core.engine.StoreOptions;
 import io.iam.core.engine.TreeKind;
 import io.iam.core.option.OptionValues;
@@ -194,7 +195,7 @@ class MinMaxStoreTest {
       for (var e : model.entrySet()) {
         assertArrayEquals(e.getValue().getBytes(StandardCharsets.UTF_8), again.get(key(e.getKey())), "get " + e.getKey());
       }
-      assertEquals(model.size(), countKeys(again));
+      assertEquals(model.size(), TestStores.countKeys(again));
     }
   }
 
@@ -317,13 +318,4 @@ class MinMaxStoreTest {
     assertEquals(TreeKind.MINMAX, StoreOptions.parse(Map.of("tree", "minmax")).get(StoreOptions.TREE));
   }
 
-  private static int countKeys(IamStore store) throws Exception {
-    int n = 0;
-    try (StoreIterator it = store.iterator()) {
-      for (it.seekToFirst(); it.valid(); it.next()) {
-        n++;
-      }
-    }
-    return n;
-  }
 }

@@ -13,7 +13,7 @@ import io.iam.core.cost.RunMerge;
 import io.iam.core.cost.StackPolicyFormulasTest;
 import io.iam.core.engine.IamStore;
 import io.iam.core.engine.StoreInternals;
-import io.iam.core.engine.StoreIterator;
+import io.iam.core.engine.TestStores;
 import io.iam.core.engine.StoreOptions;
 import io.iam.core.option.InvalidOptionsException;
 import io.iam.core.manifest.FileMeta;
@@ -181,18 +181,8 @@ class StackStoreTest {
       for (var e : model.entrySet()) {
         assertArrayEquals(ByteBuffer.allocate(4).putInt(e.getValue()).array(), store.get(key(e.getKey())), "key " + e.getKey());
       }
-      assertEquals(model.size(), store.verify() > 0 ? countKeys(store) : -1);
+      assertEquals(model.size(), store.verify() > 0 ? TestStores.countKeys(store) : -1);
     }
-  }
-
-  private static long countKeys(IamStore store) throws Exception {
-    long n = 0;
-    try (StoreIterator it = store.iterator()) {
-      for (it.seekToFirst(); it.valid(); it.next()) {
-        n++;
-      }
-    }
-    return n;
   }
 
   /**
