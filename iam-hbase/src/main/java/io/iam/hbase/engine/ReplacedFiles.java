@@ -3,6 +3,7 @@ package io.iam.hbase.engine;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -75,7 +76,7 @@ final class ReplacedFiles<F> {
 
   /** Forgets {@code files} (archived). */
   synchronized void remove(Collection<F> files) {
-    Set<F> gone = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Set<F> gone = Collections.newSetFromMap(new IdentityHashMap<>());
     gone.addAll(files);
     replaced.removeIf(r -> gone.contains(r.file()));
   }
