@@ -4,6 +4,7 @@ import io.iam.core.tree.layout.Backlog;
 import io.iam.core.tree.layout.NodeTag;
 import io.iam.core.tree.layout.Rows;
 import io.iam.core.tree.layout.Sequence;
+import io.iam.core.tree.layout.Slices;
 import io.iam.core.tree.layout.TreeLayout;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -161,8 +162,9 @@ public final class IamStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * How the tree sees {@code f}: its tag unless it is a reference or a bulk load, rows, and its cell
-   * bytes as recorded (its length for a file that records none).
+   * How the tree sees {@code f}: its tag unless it is a reference or a bulk load, rows, its cell
+   * bytes as recorded (its length for a file that records none), and its slices if it is a shared
+   * flush file.
    */
   static Sequence<HStoreFile> sequence(HStoreFile f) {
     NodeTag tag = f.isReference() || f.isBulkLoadResult() ? null : NodeTag.read(f::getMetadataValue).orElse(null);
@@ -170,7 +172,8 @@ public final class IamStoreFileManager implements StoreFileManager {
     byte[] last = f.getLastKey().map(CellUtil::cloneRow).orElse(null);
     long cellBytes = tag == null ? -1 : NodeTag.readCellBytes(f::getMetadataValue);
     long bytes = cellBytes >= 0 ? cellBytes : f.getReader() == null ? 0 : f.getReader().length();
-    return new Sequence<>(f, tag, first, first == null ? null : last, bytes);
+    Slices slices = tag == null ? null : Slices.decode(f.getMetadataValue(Slices.KEY));
+    return new Sequence<>(f, tag, first, first == null ? null : last, bytes, slices);
   }
 
   private void replace(Collection<HStoreFile> files) {

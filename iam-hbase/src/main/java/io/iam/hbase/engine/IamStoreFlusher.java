@@ -22,8 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a memstore snapshot into level 1: one HFile per level-1 node that receives rows, split by
- * {@link TreePlanner#flushRoute}, each tagged with its node (a new node if level 1 is empty).
+ * Writes a memstore snapshot into level 1 as {@link TreePlanner#flushRoute} cuts it: once level 1
+ * is internal, one HFile shared by level 1's nodes, recording each node's slice; before that, one
+ * HFile per level-1 node that receives rows, each tagged with its node (a new node if level 1 is
+ * empty).
  * Whatever the kernel would have merged instead of appended is merged by the next compaction.
  *
  * <p>While a level-1 node is at the hard limit and the tree has a step to run, a flush first waits
@@ -62,7 +64,7 @@ public final class IamStoreFlusher extends IamStoreFlusherBase {
     }
     files.awaitRoomForFlush(MAX_WAIT_NANOS);
     NodePlan<?> route = planner.get().flushRoute(files.layout());
-    NodeFileWriter writer = new NodeFileWriter(route.targets(), route.depth(), files::nextStamp);
+    NodeFileWriter writer = new NodeFileWriter(route, files::nextStamp);
     boolean done = false;
     try {
       writer.init(scanner instanceof StoreScanner s ? s : null,

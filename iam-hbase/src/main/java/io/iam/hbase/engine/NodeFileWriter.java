@@ -1,7 +1,9 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.NodePlan;
 import io.iam.core.tree.layout.NodeRouter;
 import io.iam.core.tree.layout.NodeTag;
+import io.iam.core.tree.layout.Slices;
 import io.iam.core.tree.layout.Target;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,7 +20,8 @@ import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
  * Writes a flush or a compaction as one HFile per output of iam-core's {@link NodeRouter}, which
  * decides where each row goes, where a merge-and-cut starts a new file and which markers are
  * written. Before each file is closed its {@link NodeTag} and its cell bytes ({@link
- * NodeTag#CELL_BYTES}) are appended to its file info. Not thread-safe (one flush or compaction).
+ * NodeTag#CELL_BYTES}) are appended to its file info, and for a shared flush file its {@link
+ * Slices}. Not thread-safe (one flush or compaction).
  */
 final class NodeFileWriter extends AbstractMultiFileWriter {
 
@@ -33,6 +36,11 @@ final class NodeFileWriter extends AbstractMultiFileWriter {
    */
   NodeFileWriter(List<Target> targets, int depth, LongSupplier stamps) {
     this.router = new NodeRouter<>(targets, depth, stamps, (target, piece) -> writerFactory.createWriter());
+  }
+
+  /** A writer for {@code plan}: one shared file if it is a shared flush ({@link NodePlan#shared()}). */
+  NodeFileWriter(NodePlan<?> plan, LongSupplier stamps) {
+    this.router = new NodeRouter<>(plan, stamps, (target, piece) -> writerFactory.createWriter());
   }
 
   @Override
@@ -76,5 +84,9 @@ final class NodeFileWriter extends AbstractMultiFileWriter {
       writer.appendFileInfo(e.getKey(), e.getValue());
     }
     writer.appendFileInfo(NodeTag.CELL_BYTES, NodeTag.cellBytes(o.bytes()));
+    Slices slices = router.slicesOf(o);
+    if (slices != null) {
+      writer.appendFileInfo(Slices.KEY, slices.encode());
+    }
   }
 }

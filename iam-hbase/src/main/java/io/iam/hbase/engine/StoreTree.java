@@ -79,7 +79,7 @@ public final class StoreTree {
     return nodesPerLevel;
   }
 
-  /** HFiles per level, the markers of emptied nodes included. */
+  /** HFiles per level, the markers of emptied nodes and level 1's shared flush files included. */
   public List<Integer> getHfilesPerLevel() {
     return hfilesPerLevel;
   }

@@ -66,8 +66,8 @@ final class EngineProbe {
   }
 
   /**
-   * Checks a settled tree: every file is placed in a node, and every file's rows lie inside its
-   * node's range.
+   * Checks a settled tree: every file is placed in a node or shared by level 1, every node file's
+   * rows lie inside its node's range, and a shared file's slices hold all its bytes.
    */
   static void assertSound(HStore store) {
     TreeLayout<HStoreFile> layout = layout(store);
@@ -83,6 +83,11 @@ final class EngineProbe {
         }
       }
     }
-    assertEquals(store.getStorefiles().size(), placed, "files in nodes vs the store's files");
+    for (Sequence<HStoreFile> s : layout.shared()) {
+      placed++;
+      assertEquals(s.bytes(), java.util.Arrays.stream(s.slices().bytes()).sum(),
+          "shared file " + s.file().getPath().getName() + ": its slices hold all its cell bytes");
+    }
+    assertEquals(store.getStorefiles().size(), placed, "files in nodes or shared by level 1 vs the store's files");
   }
 }

@@ -155,8 +155,7 @@ public final class LayoutSimulator {
 
   /** Writes {@code rows} as {@code plan} routes them, replacing {@code inputs}; returns the bytes. */
   private long write(List<SimFile> inputs, NodePlan<SimFile> plan, Collection<Row> rows) {
-    NodeRouter<List<Row>> router = new NodeRouter<>(plan.targets(), plan.depth(), () -> ++stamps,
-        (target, piece) -> new ArrayList<>());
+    NodeRouter<List<Row>> router = new NodeRouter<>(plan, () -> ++stamps, (target, piece) -> new ArrayList<>());
     List<Sequence<SimFile>> outputs = new ArrayList<>();
     long bytes = 0;
     try {
@@ -166,7 +165,7 @@ public final class LayoutSimulator {
       }
       for (NodeRouter.Output<List<Row>> o : router.commit()) {
         SimFile file = new SimFile(++created, List.copyOf(o.writer()));
-        outputs.add(new Sequence<>(file, router.tagOf(o), o.first(), o.last(), o.bytes()));
+        outputs.add(new Sequence<>(file, router.tagOf(o), o.first(), o.last(), o.bytes(), router.slicesOf(o)));
         bytes += o.bytes();
       }
     } catch (IOException e) {

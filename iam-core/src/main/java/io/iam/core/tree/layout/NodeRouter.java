@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
  * at a row boundary once the current one holds its cut size; at commit a target that must persist
  * without rows gets an output without cells (a marker). Stamps are drawn in a fixed order, the
  * commit's epoch first and then one id per new node in output order, so two hosts running the same
- * plans on the same rows hand out the same ids. Not thread-safe (one flush or step).
+ * plans on the same rows hand out the same ids. A shared router ({@link NodePlan#shared()}) writes
+ * every row into one output, a level-1 shared flush file, and counts the bytes each target's
+ * interval receives as that target's {@link Slices slice}. Not thread-safe (one flush or step).
  *
  * @param <W> the host's writer of one output file
  */
@@ -64,12 +66,17 @@ public final class NodeRouter<W> {
     }
   }
 
+  /** The one output of a shared router: a new level-1 file whose range is its rows. */
+  private static final Target SHARED = new Target(Target.NEW, 1, null, null, null, null, false, 0);
+
   private final List<Target> routed = new ArrayList<>();
   private final List<Target> markers = new ArrayList<>();
   private final int depth;
   private final LongSupplier stamps;
   private final Opener<W> opener;
   private final List<Output<W>> outputs = new ArrayList<>();
+  /** For a shared router, the bytes of each routed target's slice; else null. */
+  private final long[] sliceBytes;
   private int current;
   private Output<W> open;
   private long epoch = -1;
@@ -81,17 +88,51 @@ public final class NodeRouter<W> {
    * @param stamps the store's stamps (new node ids and epochs)
    */
   public NodeRouter(List<Target> targets, int depth, LongSupplier stamps, Opener<W> opener) {
+    this(targets, depth, stamps, opener, false);
+  }
+
+  /** A router for {@code plan}: shared if the plan is ({@link NodePlan#shared()}). */
+  public NodeRouter(NodePlan<?> plan, LongSupplier stamps, Opener<W> opener) {
+    this(plan.targets(), plan.depth(), stamps, opener, plan.shared());
+  }
+
+  private NodeRouter(List<Target> targets, int depth, LongSupplier stamps, Opener<W> opener, boolean shared) {
     for (Target t : targets) {
       (t.markerOnly() ? markers : routed).add(t);
+    }
+    if (shared && (!markers.isEmpty() || routed.stream().anyMatch(t -> t.level() != 1 || t.node() < 0))) {
+      throw new IllegalArgumentException("a shared flush routes into existing level-1 nodes only: " + targets);
     }
     this.depth = depth;
     this.stamps = stamps;
     this.opener = opener;
+    this.sliceBytes = shared ? new long[routed.size()] : null;
+  }
+
+  /** The slices of a shared router's output; null for any other router. */
+  public Slices slicesOf(Output<W> o) {
+    if (sliceBytes == null) {
+      return null;
+    }
+    long[] nodes = new long[routed.size()];
+    for (int i = 0; i < nodes.length; i++) {
+      nodes[i] = routed.get(i).node();
+    }
+    return new Slices(nodes, sliceBytes);
   }
 
   /** A new row starts: the output its cells go to (opened if needed). */
   public Output<W> startRow(byte[] row) throws IOException {
     int t = targetOf(row);
+    if (sliceBytes != null) {
+      if (open == null) {
+        open = start(SHARED, 0);
+        open.first = row;
+      }
+      open.last = row;
+      current = t;
+      return open;
+    }
     boolean cutNow = open != null && open.target.cutBytes() > 0 && open.bytes >= open.target.cutBytes();
     if (open == null || t != current || cutNow) {
       int piece = open != null && t == current ? open.piece + 1 : 0;
@@ -114,6 +155,9 @@ public final class NodeRouter<W> {
       throw new IllegalStateException("a cell before any row");
     }
     open.bytes += bytes;
+    if (sliceBytes != null) {
+      sliceBytes[current] += bytes;
+    }
   }
 
   /**
@@ -122,7 +166,7 @@ public final class NodeRouter<W> {
    */
   public List<Output<W>> commit() throws IOException {
     epoch = stamps.getAsLong();
-    for (Target t : routed) {
+    for (Target t : sliceBytes != null ? List.<Target>of() : routed) {
       if (t.keepIfEmpty() && outputs.stream().noneMatch(o -> o.target == t)) {
         start(t, 0);
       }

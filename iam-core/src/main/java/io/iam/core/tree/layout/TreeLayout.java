@@ -20,21 +20,29 @@ import java.util.TreeMap;
  * files lose nothing: reads always include them, and the next compaction writes them into the
  * tree. The depth is the largest level or depth any tag records.
  *
+ * <p>Shared flush files ({@link Slices}) belong to level 1 as a whole: each level-1 node counts its
+ * slice of every one as bytes and, if the slice holds rows, as a sequence; they are not among its
+ * {@link NodeView#files()}. A shared file naming no level-1 node of the tree is unplaced.
+ *
  * @param <F> the file type
  */
 public final class TreeLayout<F> {
 
-  /** One node and its files, oldest epoch first. */
-  public record NodeView<F>(long id, int level, byte[] lo, byte[] hi, long epoch, List<Sequence<F>> files) {
+  /**
+   * One node and its own files, oldest epoch first, plus the bytes and sequences of its slices of
+   * level 1's shared flush files.
+   */
+  public record NodeView<F>(long id, int level, byte[] lo, byte[] hi, long epoch, List<Sequence<F>> files,
+      long sharedBytes, int sharedSequences) {
 
-    /** Bytes of its data files (markers count 0). */
+    /** Bytes of its data files (markers count 0) and of its shared slices. */
     public long bytes() {
-      return files.stream().mapToLong(s -> s.isMarker() ? 0 : s.bytes()).sum();
+      return sharedBytes + files.stream().mapToLong(s -> s.isMarker() ? 0 : s.bytes()).sum();
     }
 
-    /** Its sorted sequences: files holding cells. */
+    /** Its sorted sequences: files holding cells, and shared slices holding rows. */
     public int sequences() {
-      return (int) files.stream().filter(s -> !s.isMarker()).count();
+      return sharedSequences + (int) files.stream().filter(s -> !s.isMarker()).count();
     }
 
     /** The files holding cells, oldest epoch first. */
@@ -45,12 +53,15 @@ public final class TreeLayout<F> {
 
   private final List<List<NodeView<F>>> levels;
   private final List<Sequence<F>> unplaced;
+  private final List<Sequence<F>> shared;
   private final int depth;
   private final long largestStamp;
 
-  private TreeLayout(List<List<NodeView<F>>> levels, List<Sequence<F>> unplaced, int depth, long largestStamp) {
+  private TreeLayout(List<List<NodeView<F>>> levels, List<Sequence<F>> unplaced, List<Sequence<F>> shared, int depth,
+      long largestStamp) {
     this.levels = levels;
     this.unplaced = unplaced;
+    this.shared = shared;
     this.depth = depth;
     this.largestStamp = largestStamp;
   }
@@ -58,6 +69,7 @@ public final class TreeLayout<F> {
   /** The tree of {@code files}. */
   public static <F> TreeLayout<F> of(Collection<Sequence<F>> files) {
     List<Sequence<F>> unplaced = new ArrayList<>();
+    List<Sequence<F>> shared = new ArrayList<>();
     Map<Long, List<Sequence<F>>> byNode = new LinkedHashMap<>();
     int depth = 0;
     long stamp = 0;
@@ -67,7 +79,11 @@ public final class TreeLayout<F> {
         unplaced.add(s);
         continue;
       }
-      byNode.computeIfAbsent(t.node(), k -> new ArrayList<>()).add(s);
+      if (s.isShared()) {
+        (t.level() == 1 ? shared : unplaced).add(s);
+      } else {
+        byNode.computeIfAbsent(t.node(), k -> new ArrayList<>()).add(s);
+      }
       depth = Math.max(depth, t.depth());
       stamp = Math.max(stamp, Math.max(t.node(), t.epoch()));
     }
@@ -86,7 +102,7 @@ public final class TreeLayout<F> {
           unplaced.add(s);
         }
       }
-      nodes.add(new NodeView<>(e.getKey(), newest.level(), newest.lo(), newest.hi(), newest.epoch(), List.copyOf(inside)));
+      nodes.add(new NodeView<>(e.getKey(), newest.level(), newest.lo(), newest.hi(), newest.epoch(), List.copyOf(inside), 0, 0));
     }
     // Newest first: a node keeps its place unless a newer node of its level already took it.
     nodes.sort(Comparator.comparingLong((NodeView<F> n) -> n.epoch()).reversed().thenComparingLong(NodeView::id));
@@ -109,7 +125,30 @@ public final class TreeLayout<F> {
     for (int i = 0; i < depth; i++) {
       sorted.add(i < levels.size() ? List.copyOf(levels.get(i).values()) : List.of());
     }
-    return new TreeLayout<>(List.copyOf(sorted), List.copyOf(unplaced), depth, stamp);
+    List<Sequence<F>> placedShared = new ArrayList<>();
+    if (!shared.isEmpty()) {
+      List<NodeView<F>> level1 = depth == 0 ? List.of() : sorted.get(0);
+      for (Sequence<F> s : shared) {
+        boolean named = level1.stream().anyMatch(n -> s.slices().bytesOf(n.id()) > 0);
+        (named ? placedShared : unplaced).add(s);
+      }
+      if (!level1.isEmpty()) {
+        sorted.set(0, level1.stream().map(n -> withShared(n, placedShared)).toList());
+      }
+    }
+    return new TreeLayout<>(List.copyOf(sorted), List.copyOf(unplaced), List.copyOf(placedShared), depth, stamp);
+  }
+
+  /** {@code n} counting its slices of {@code shared}. */
+  private static <F> NodeView<F> withShared(NodeView<F> n, List<Sequence<F>> shared) {
+    long bytes = 0;
+    int sequences = 0;
+    for (Sequence<F> s : shared) {
+      long slice = s.slices().bytesOf(n.id());
+      bytes += slice;
+      sequences += slice > 0 ? 1 : 0;
+    }
+    return new NodeView<>(n.id(), n.level(), n.lo(), n.hi(), n.epoch(), n.files(), bytes, sequences);
   }
 
   private static <F> boolean overlapsAny(Map.Entry<byte[], NodeView<F>> placed, NodeView<F> n) {
@@ -129,6 +168,11 @@ public final class TreeLayout<F> {
   /** The files no node holds. */
   public List<Sequence<F>> unplaced() {
     return unplaced;
+  }
+
+  /** Level 1's shared flush files, oldest first (see {@link Slices}). */
+  public List<Sequence<F>> shared() {
+    return shared;
   }
 
   /** The node with id {@code id}. */
@@ -169,6 +213,7 @@ public final class TreeLayout<F> {
         addOverlapping(n.files(), start, stop, out);
       }
     }
+    addOverlapping(shared, start, stop, out);
     addOverlapping(unplaced, start, stop, out);
     return out;
   }
@@ -191,6 +236,9 @@ public final class TreeLayout<F> {
             .append(NodeTag.show(n.hi())).append("]x").append(n.sequences());
       }
       sb.append('\n');
+    }
+    if (!shared.isEmpty()) {
+      sb.append("shared: ").append(shared.size()).append('\n');
     }
     return sb.append("unplaced: ").append(unplaced.size()).toString();
   }

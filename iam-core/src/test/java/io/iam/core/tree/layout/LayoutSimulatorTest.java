@@ -76,6 +76,15 @@ class LayoutSimulatorTest {
         }
       }
     }
+    for (Sequence<SimFile> s : layout.shared()) {
+      long bytes = 0;
+      for (Row r : s.file().rows()) {
+        bytes += r.bytes();
+        found.merge(new String(r.key(), StandardCharsets.US_ASCII), r.bytes(), (old, now) -> now);
+      }
+      assertEquals(s.bytes(), bytes, "a shared file's bytes are its rows' bytes");
+      assertEquals(bytes, java.util.Arrays.stream(s.slices().bytes()).sum(), "its slices share all its bytes");
+    }
     assertEquals(model.keySet(), found.keySet(), "every row written is in the tree");
   }
 
@@ -88,6 +97,8 @@ class LayoutSimulatorTest {
       assertTrue(sim.layout().depth() >= 2, "levels:\n" + sim.layout());
       assertTrue(sim.bytesCompacted() > 0, "tree steps wrote bytes");
       assertTrue(sim.steps().size() > 10, "steps: " + sim.steps());
+      assertEquals(modes.apply(new long[0]).maxSequences(1) == Integer.MAX_VALUE, sim.steps().contains("level 1"),
+          "level 1 appends, so memstore flushes share files and level 1 empties as a whole: " + sim.steps());
       assertHolds(sim, model);
       assertTrue(sim.planner().next(sim.layout()).isEmpty(), "settled");
     }
@@ -101,6 +112,8 @@ class LayoutSimulatorTest {
       Map<String, Long> model = load(sim, 300);
       assertTrue(sim.layout().depth() >= 3, "levels:\n" + sim.layout());
       assertTrue(sim.stepsBeside() > 20, "steps run beside another: " + sim.stepsBeside());
+      assertEquals(modes.apply(new long[0]).maxSequences(1) == Integer.MAX_VALUE, sim.steps().contains("level 1"),
+          "level 1 appends, so memstore flushes share files and level 1 empties as a whole: " + sim.steps());
       assertHolds(sim, model);
       assertTrue(sim.planner().next(sim.layout()).isEmpty(), "settled");
     }

@@ -139,4 +139,37 @@ class TreeLayoutTest {
     assertEquals(List.of("raced"), layout.unplaced().stream().map(Sequence::file).toList());
     assertEquals(List.of("inside", "raced"), layout.filesFor(row("d"), row("d")), "reads still see it");
   }
+
+  @Test
+  void sharedFlushFilesCountAsASliceOfEveryLevelOneNodeTheyName() {
+    Sequence<String> shared = new Sequence<>("s", tag(50, 1, "a", "z", 9), row("a"), row("z"), 50,
+        new Slices(new long[] {1, 2}, new long[] {30, 20}));
+    Sequence<String> orphan = new Sequence<>("o", tag(51, 1, "a", "z", 10), row("a"), row("z"), 5,
+        new Slices(new long[] {77}, new long[] {5}));
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("x", tag(1, 1, "b", "d", 1), "b", "d", 10),
+        file("y", tag(2, 1, "m", "p", 2), "m", "p", 10),
+        file("leaf", tag(3, 2, "a", "z", 3), "a", "z", 100),
+        shared, orphan));
+    assertEquals(List.of(shared), layout.shared());
+    assertEquals(List.of(orphan), layout.unplaced(), "a shared file naming no level-1 node is unplaced");
+    assertEquals(40, layout.node(1).bytes(), "its own file and its slice");
+    assertEquals(2, layout.node(1).sequences());
+    assertEquals(List.of("x"), layout.node(1).files().stream().map(Sequence::file).toList(), "not among its files");
+    assertEquals(30, layout.node(2).bytes());
+    assertEquals(List.of(40L + 30L, 100L, 0L), java.util.Arrays.stream(layout.levelBytes()).boxed().toList());
+    assertEquals(List.of("leaf", "s", "o"), layout.filesFor(row("f"), row("g")), "reads see shared files");
+    assertEquals(51, layout.largestStamp());
+  }
+
+  @Test
+  void slicesRoundTripAndAMalformedValueIsNoSlices() {
+    Slices slices = new Slices(new long[] {4, 9}, new long[] {100, 0});
+    assertEquals(slices, Slices.decode(slices.encode()));
+    assertEquals(100, slices.bytesOf(4));
+    assertEquals(0, slices.bytesOf(5));
+    assertEquals(null, Slices.decode(null));
+    assertEquals(null, Slices.decode(new byte[15]));
+    assertEquals(null, Slices.decode(java.nio.ByteBuffer.allocate(16).putLong(1).putLong(-3).array()));
+  }
 }

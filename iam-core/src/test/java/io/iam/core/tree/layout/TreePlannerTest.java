@@ -250,4 +250,59 @@ class TreePlannerTest {
       assertEquals(expected, plan.inputs(), levelOne + " bytes at level 1: " + plan.kind());
     }
   }
+
+  @Test
+  void onceLevelOneIsInternalAFlushWritesOneFileSharedByItsNodes() throws Exception {
+    TreeLayout<String> layout = twoBusySubtrees();
+    NodePlan<String> route = lsa.flushRoute(layout);
+    assertTrue(route.shared(), route.kind());
+    assertEquals(List.of(1L, 6L), route.targets().stream().map(Target::node).toList());
+    assertFalse(merging.flushRoute(layout).shared(), "a merging level 1 keeps one file per node");
+    NodeRouter<List<String>> router = new NodeRouter<>(route, () -> 100, (t, p) -> new java.util.ArrayList<>());
+    for (String r : List.of("a", "c", "n", "q", "z")) {
+      router.startRow(row(r)).writer().add(r);
+      router.addCell(10);
+    }
+    List<NodeRouter.Output<List<String>>> outs = router.commit();
+    assertEquals(1, outs.size(), "one file");
+    assertEquals(List.of("a", "c", "n", "q", "z"), outs.get(0).writer());
+    assertEquals(new Slices(new long[] {1, 6}, new long[] {20, 30}), router.slicesOf(outs.get(0)));
+    NodeTag t = router.tagOf(outs.get(0));
+    assertEquals(1, t.level());
+    assertArrayEquals(row("a"), t.lo());
+    assertArrayEquals(row("z"), t.hi());
+  }
+
+  @Test
+  void levelOneWithSharedFilesEmptiesAsAWholeIntoLevelTwo() {
+    // Level 1 {1: a-m, 6: n-z}, each 120 bytes of its own and 50 of a shared file; level 2
+    // {2: a-h, 3: p-z}, not full; leaves 4, 5 under 2.
+    List<Sequence<String>> files = new java.util.ArrayList<>(List.of(
+        file("n1a", tag(1, 1, "a", "m", 10), "a", "m", 60),
+        file("n1b", tag(1, 1, "a", "m", 11), "b", "l", 60),
+        file("n6a", tag(6, 1, "n", "z", 12), "n", "z", 60),
+        file("n6b", tag(6, 1, "n", "z", 13), "o", "y", 60),
+        file("n2", tag(2, 2, "a", "h", 5), "a", "h", 40),
+        file("n3", tag(3, 2, "p", "z", 7), "p", "z", 30),
+        file("n4", tag(4, 3, "a", "d", 1), "a", "d", 30),
+        file("n5", tag(5, 3, "e", "h", 2), "e", "h", 30)));
+    files.add(new Sequence<>("s", tag(60, 1, "a", "z", 14), row("a"), row("z"), 100,
+        new Slices(new long[] {1, 6}, new long[] {50, 50})));
+    TreeLayout<String> layout = TreeLayout.of(files);
+    assertEquals(170, layout.node(1).bytes());
+    NodePlan<String> plan = lsa.next(layout).orElseThrow();
+    assertEquals("level 1", plan.kind(), "level 1 at 1.7 C_t goes first, as a whole");
+    assertTrue(plan.inputs().containsAll(List.of("n1a", "n1b", "n6a", "n6b", "s")), plan.inputs().toString());
+    for (char c = 'a'; c <= 'z'; c++) {
+      byte[] r = row(String.valueOf(c));
+      assertEquals(1, plan.targets().stream().filter(t -> !t.markerOnly() && t.routes(r)).count(),
+          "row " + c + " goes to one target: " + plan.targets());
+    }
+    assertEquals(java.util.Set.of(1L, 6L), plan.targets().stream().filter(Target::markerOnly).map(Target::node)
+        .collect(java.util.stream.Collectors.toSet()), "both level-1 nodes stay, emptied");
+    assertTrue(plan.targets().stream().filter(t -> !t.markerOnly()).allMatch(t -> t.level() == 2));
+    assertTrue(lsa.claim(layout, plan).nodes().containsAll(List.of(1L, 6L, 2L, 3L)));
+    assertTrue(lsa.next(layout, List.of(new Claim(false, java.util.Set.of(2L)))).map(p -> !p.inputs().contains("s"))
+        .orElse(true), "it cannot run beside a step holding a level-2 node");
+  }
 }
