@@ -305,4 +305,30 @@ class TreePlannerTest {
     assertTrue(lsa.next(layout, List.of(new Claim(false, java.util.Set.of(2L)))).map(p -> !p.inputs().contains("s"))
         .orElse(true), "it cannot run beside a step holding a level-2 node");
   }
+
+  @Test
+  void aLevelOneNodeDueASplitIsReplacedByItsTwoEmptyHalvesWhenLevelOneEmpties() {
+    // Fanout 2: node 1 covers 2t = 4 children, so the kernel splits it when it flushes.
+    List<Sequence<String>> files = new java.util.ArrayList<>(List.of(
+        file("n1", new NodeTag(1, 1, row("a"), row("z"), 10, 2), "b", "y", 60)));
+    String[] ranges = {"a", "e", "f", "j", "k", "o", "p", "z"};
+    for (int i = 0; i < 4; i++) {
+      files.add(file("c" + i, new NodeTag(2 + i, 2, row(ranges[2 * i]), row(ranges[2 * i + 1]), 1 + i, 2),
+          ranges[2 * i], ranges[2 * i + 1], 20));
+    }
+    files.add(new Sequence<>("s", new NodeTag(60, 1, row("a"), row("z"), 11, 2), row("a"), row("z"), 50,
+        new Slices(new long[] {1}, new long[] {50})));
+    TreeLayout<String> layout = TreeLayout.of(files);
+    NodePlan<String> plan = lsa.next(layout).orElseThrow();
+    assertEquals("level 1", plan.kind());
+    assertTrue(plan.inputs().containsAll(List.of("n1", "s")), plan.inputs().toString());
+    List<Target> markers = plan.targets().stream().filter(Target::markerOnly).toList();
+    assertEquals(2, markers.size(), "two halves, no marker for node 1: " + plan.targets());
+    assertTrue(markers.stream().allMatch(t -> t.node() == Target.NEW && t.level() == 1));
+    assertArrayEquals(row("a"), markers.get(0).lo());
+    assertArrayEquals(row("z"), markers.get(1).hi());
+    assertTrue(Rows.compare(markers.get(0).hi(), markers.get(1).lo()) < 0, "disjoint halves");
+    assertEquals(4, plan.targets().stream().filter(t -> !t.markerOnly() && t.level() == 2).count(),
+        "the rows go to the four children");
+  }
 }
