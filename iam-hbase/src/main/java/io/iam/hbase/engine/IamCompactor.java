@@ -1,6 +1,6 @@
 package io.iam.hbase.engine;
 
-import io.iam.core.tree.layout.Target;
+import io.iam.core.tree.layout.NodePlan;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -25,11 +25,11 @@ public final class IamCompactor extends AbstractMultiOutputCompactor<NodeFileWri
     super(conf, store);
   }
 
-  /** Compacts {@code request}'s files into {@code targets}, tagging the files with {@code depth}. */
-  public List<Path> compact(CompactionRequestImpl request, List<Target> targets, int depth, LongSupplier stamps,
+  /** Compacts {@code request}'s files into the nodes {@code plan} writes. */
+  public List<Path> compact(CompactionRequestImpl request, NodePlan<?> plan, LongSupplier stamps,
       ThroughputController throughputController, User user) throws IOException {
     return compact(request, defaultScannerFactory, (scanner, fd, dropBehind, major, tracker) -> {
-      NodeFileWriter writer = new NodeFileWriter(targets, depth, stamps);
+      NodeFileWriter writer = new NodeFileWriter(plan, stamps);
       initMultiWriter(writer, scanner, fd, dropBehind, major, tracker);
       return writer;
     }, throughputController, user);

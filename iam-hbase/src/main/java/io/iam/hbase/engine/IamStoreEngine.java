@@ -108,7 +108,7 @@ public class IamStoreEngine
     List<Long> bytes = new ArrayList<>();
     for (int i = 1; i <= layout.depth(); i++) {
       nodes.add(layout.level(i).size());
-      hfiles.add(layout.level(i).stream().mapToInt(n -> n.files().size()).sum() + (i == 1 ? layout.shared().size() : 0));
+      hfiles.add(layout.fileCount(i));
       bytes.add(layout.level(i).stream().mapToLong(TreeLayout.NodeView::bytes).sum());
     }
     boolean iam = mode.kind() == Mode.Kind.IAM;
@@ -245,8 +245,7 @@ public class IamStoreEngine
       }
       storeFileManager.stepStarting();
       archiveCompactedFiles();
-      return compactor.compact(request, plan.targets(), plan.depth(), storeFileManager::nextStamp,
-          throughputController, user);
+      return compactor.compact(request, plan, storeFileManager::nextStamp, throughputController, user);
     }
   }
 }

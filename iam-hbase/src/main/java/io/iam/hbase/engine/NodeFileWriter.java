@@ -4,7 +4,6 @@ import io.iam.core.tree.layout.NodePlan;
 import io.iam.core.tree.layout.NodeRouter;
 import io.iam.core.tree.layout.NodeTag;
 import io.iam.core.tree.layout.Slices;
-import io.iam.core.tree.layout.Target;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -29,14 +28,6 @@ final class NodeFileWriter extends AbstractMultiFileWriter {
   private final Map<StoreFileWriter, NodeRouter.Output<StoreFileWriter>> byWriter = new IdentityHashMap<>();
   private NodeRouter.Output<StoreFileWriter> open;
   private byte[] lastRow;
-
-  /**
-   * @param targets the plan's targets: those that receive rows sorted and together covering every
-   *     row, markers anywhere
-   */
-  NodeFileWriter(List<Target> targets, int depth, LongSupplier stamps) {
-    this.router = new NodeRouter<>(targets, depth, stamps, (target, piece) -> writerFactory.createWriter());
-  }
 
   /** A writer for {@code plan}: one shared file if it is a shared flush ({@link NodePlan#shared()}). */
   NodeFileWriter(NodePlan<?> plan, LongSupplier stamps) {

@@ -166,9 +166,11 @@ public final class NodeRouter<W> {
    */
   public List<Output<W>> commit() throws IOException {
     epoch = stamps.getAsLong();
-    for (Target t : sliceBytes != null ? List.<Target>of() : routed) {
-      if (t.keepIfEmpty() && outputs.stream().noneMatch(o -> o.target == t)) {
-        start(t, 0);
+    if (sliceBytes == null) { // a shared router's targets are slices, never outputs of their own
+      for (Target t : routed) {
+        if (t.keepIfEmpty() && outputs.stream().noneMatch(o -> o.target == t)) {
+          start(t, 0);
+        }
       }
     }
     for (Target t : markers) {

@@ -170,6 +170,12 @@ public final class TreeLayout<F> {
     return unplaced;
   }
 
+  /** The files of level {@code i}: its nodes' own files (markers included) and, at level 1, the shared flush files. */
+  public int fileCount(int i) {
+    int files = level(i).stream().mapToInt(n -> n.files().size()).sum();
+    return i == 1 ? files + shared.size() : files;
+  }
+
   /** Level 1's shared flush files, oldest first (see {@link Slices}). */
   public List<Sequence<F>> shared() {
     return shared;

@@ -159,6 +159,8 @@ class TreeLayoutTest {
     assertEquals(30, layout.node(2).bytes());
     assertEquals(List.of(40L + 30L, 100L, 0L), java.util.Arrays.stream(layout.levelBytes()).boxed().toList());
     assertEquals(List.of("leaf", "s", "o"), layout.filesFor(row("f"), row("g")), "reads see shared files");
+    assertEquals(3, layout.fileCount(1), "x, y and the shared file");
+    assertEquals(1, layout.fileCount(2));
     assertEquals(51, layout.largestStamp());
   }
 
