@@ -398,7 +398,7 @@ public final class TreePlanner {
      * Whether level 1, holding shared files, is due to empty as a whole: once it holds C_t per
      * node on average ({@link #levelOneFill}). A full node alone does not trigger it: emptying
      * the others at a fraction of C_t would append smaller sequences below (more merges at the
-     * mixed level: write amplification 6.02 against 5.24 at 1,000,000 rows).
+     * mixed level: write amplification 6.02 against 5.24 at 1,000,000 rows, one run each).
      */
     boolean levelOneDue() {
       return levelOneFill(layout) >= capacity;
