@@ -69,7 +69,7 @@ public class IamStoreEngine
     compactionPolicy = new IamTreePolicy(conf, store, settings, () -> blockCacheCapacity(store));
     IamTreePolicy policy = compactionPolicy;
     storeFileManager = new IamStoreFileManager((int) Math.min(Integer.MAX_VALUE, store.getBlockingFileCount()),
-        layout -> policy.planner().backlog(layout));
+        policy::backlog);
     storeFlusher = new IamStoreFlusher(conf, store, policy::planner, storeFileManager);
     compactor = new IamCompactor(conf, store);
     this.store = store;

@@ -1,11 +1,16 @@
 package io.iam.hbase.engine;
 
+import io.iam.core.tree.layout.Backlog;
 import io.iam.core.tree.layout.Claim;
 import io.iam.core.tree.layout.NodePlan;
 import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.TreePlanner;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
@@ -18,6 +23,12 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionPolicy;
  * capacity unless {@code iam.engine.cache-size} fixes it) at every plan, so m and k follow the
  * data as it grows. Never asks for a major compaction. Large steps go to HBase's large compaction
  * pool (see {@link #throttleCompaction}).
+ *
+ * <p>Plans are kept for the current tree: HBase asks the same question several times per memstore
+ * flush (the flusher's back-pressure, {@code needsCompaction}, then the selection), and planning a
+ * tree of hundreds of nodes took about a seventh of a region server's CPU when each asked anew. A
+ * plan is a pure function of the tree, the steps running beside it and the cache size, so one made
+ * for the same three is the same plan.
  */
 public final class IamTreePolicy extends CompactionPolicy {
 
@@ -28,6 +39,11 @@ public final class IamTreePolicy extends CompactionPolicy {
   private final EngineSettings settings;
   private final LongSupplier blockCacheCapacity;
   private final boolean explicitThrottlePoint;
+  /** The plans made for one tree (the same layout object) and cache size, by the running steps' claims. */
+  private volatile Plans plans;
+
+  private record Plans(TreeLayout<HStoreFile> layout, long cacheBytes,
+      Map<Set<Claim>, Optional<NodePlan<HStoreFile>>> byRunning) {}
 
   /**
    * @param blockCacheCapacity the region server's block cache capacity in bytes (0 if none)
@@ -52,7 +68,25 @@ public final class IamTreePolicy extends CompactionPolicy {
 
   /** The next step for {@code layout} that can run beside the {@code running} steps (none: empty), if any. */
   public Optional<NodePlan<HStoreFile>> plan(TreeLayout<HStoreFile> layout, Collection<Claim> running) {
-    return planner().next(layout, running);
+    long cache = blockCacheCapacity.getAsLong();
+    Plans p = plans;
+    if (p == null || p.layout() != layout || p.cacheBytes() != cache) {
+      p = new Plans(layout, cache, new ConcurrentHashMap<>());
+      plans = p;
+    }
+    Set<Claim> key = Set.copyOf(running);
+    Optional<NodePlan<HStoreFile>> known = p.byRunning().get(key);
+    if (known != null) {
+      return known;
+    }
+    Optional<NodePlan<HStoreFile>> plan = settings.planner(cache).next(layout, running);
+    p.byRunning().put(key, plan);
+    return plan;
+  }
+
+  /** How far {@code layout} is behind, from the plan with nothing running ({@link #plan}). */
+  public Backlog backlog(TreeLayout<HStoreFile> layout) {
+    return planner().backlog(layout, plan(layout, List.of()).isPresent());
   }
 
   @Override

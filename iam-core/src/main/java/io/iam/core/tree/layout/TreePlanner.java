@@ -153,7 +153,14 @@ public final class TreePlanner {
    * as a whole, so its fill is its nodes' mean ({@link #levelOneFill}).
    */
   public <F> Backlog backlog(TreeLayout<F> layout) {
-    boolean pending = next(layout).isPresent();
+    return backlog(layout, next(layout).isPresent());
+  }
+
+  /**
+   * {@link #backlog(TreeLayout)} for a host that already knows whether {@link #next(TreeLayout)}
+   * has a step for {@code layout} ({@code pending}), so the tree is not planned again.
+   */
+  public <F> Backlog backlog(TreeLayout<F> layout, boolean pending) {
     long fullest = levelOneFill(layout);
     return new Backlog(pending, pending && FlushPlanner.atLevelOneHardLimit(fullest, capacity), pressure(fullest));
   }
