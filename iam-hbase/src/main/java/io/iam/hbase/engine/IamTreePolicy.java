@@ -3,14 +3,12 @@ package io.iam.hbase.engine;
 import io.iam.core.tree.layout.Backlog;
 import io.iam.core.tree.layout.Claim;
 import io.iam.core.tree.layout.NodePlan;
+import io.iam.core.tree.layout.PlanCache;
 import io.iam.core.tree.layout.TreeLayout;
 import io.iam.core.tree.layout.TreePlanner;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
@@ -23,12 +21,8 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionPolicy;
  * capacity unless {@code iam.engine.cache-size} fixes it) at every plan, so m and k follow the
  * data as it grows. Never asks for a major compaction. Large steps go to HBase's large compaction
  * pool (see {@link #throttleCompaction}).
- *
- * <p>Plans are kept for the current tree: HBase asks the same question several times per memstore
- * flush (the flusher's back-pressure, {@code needsCompaction}, then the selection), and planning a
- * tree of hundreds of nodes took about a seventh of a region server's CPU when each asked anew. A
- * plan is a pure function of the tree, the steps running beside it and the cache size, so one made
- * for the same three is the same plan.
+ * Plans are kept for the current tree ({@link PlanCache}): HBase asks for the same one several times
+ * per memstore flush.
  */
 public final class IamTreePolicy extends CompactionPolicy {
 
@@ -39,11 +33,7 @@ public final class IamTreePolicy extends CompactionPolicy {
   private final EngineSettings settings;
   private final LongSupplier blockCacheCapacity;
   private final boolean explicitThrottlePoint;
-  /** The plans made for one tree (the same layout object) and cache size, by the running steps' claims. */
-  private volatile Plans plans;
-
-  private record Plans(TreeLayout<HStoreFile> layout, long cacheBytes,
-      Map<Set<Claim>, Optional<NodePlan<HStoreFile>>> byRunning) {}
+  private final PlanCache<HStoreFile> plans = new PlanCache<>();
 
   /**
    * @param blockCacheCapacity the region server's block cache capacity in bytes (0 if none)
@@ -68,20 +58,7 @@ public final class IamTreePolicy extends CompactionPolicy {
 
   /** The next step for {@code layout} that can run beside the {@code running} steps (none: empty), if any. */
   public Optional<NodePlan<HStoreFile>> plan(TreeLayout<HStoreFile> layout, Collection<Claim> running) {
-    long cache = blockCacheCapacity.getAsLong();
-    Plans p = plans;
-    if (p == null || p.layout() != layout || p.cacheBytes() != cache) {
-      p = new Plans(layout, cache, new ConcurrentHashMap<>());
-      plans = p;
-    }
-    Set<Claim> key = Set.copyOf(running);
-    Optional<NodePlan<HStoreFile>> known = p.byRunning().get(key);
-    if (known != null) {
-      return known;
-    }
-    Optional<NodePlan<HStoreFile>> plan = settings.planner(cache).next(layout, running);
-    p.byRunning().put(key, plan);
-    return plan;
+    return plans.next(layout, running, blockCacheCapacity.getAsLong(), settings::planner);
   }
 
   /** How far {@code layout} is behind, from the plan with nothing running ({@link #plan}). */

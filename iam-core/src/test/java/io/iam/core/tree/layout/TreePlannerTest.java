@@ -58,7 +58,7 @@ class TreePlannerTest {
   }
 
   /** Two subtrees: level 1 {1: a-m, 6: n-z}, both full; level 2 {2: a-h full, 3: p-z}; leaves 4, 5 under 2. */
-  private static TreeLayout<String> twoBusySubtrees() {
+  static TreeLayout<String> twoBusySubtrees() {
     return TreeLayout.of(List.of(
         file("n1a", tag(1, 1, "a", "m", 10), "a", "m", 60),
         file("n1b", tag(1, 1, "a", "m", 11), "b", "l", 60),
