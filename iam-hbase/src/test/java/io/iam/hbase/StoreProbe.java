@@ -202,4 +202,9 @@ public final class StoreProbe {
   public int modelRows() {
     return model.size();
   }
+
+  /** The row keys the table must hold, in order. */
+  public java.util.NavigableSet<String> modelKeys() {
+    return new java.util.TreeSet<>(model.keySet());
+  }
 }

@@ -103,6 +103,53 @@ class IamStoreEngineTest {
     assertEquals(0L, view.get("flushWaitMillis"));
   }
 
+  /**
+   * Scans with one open end, which the store cannot tell forward from reversed, return exactly the
+   * rows they should in either direction, from rows across a tree of several levels.
+   */
+  @Test
+  void scansWithOneOpenEndReturnTheirRowsInEitherDirection() throws Exception {
+    StoreProbe probe = tableWithTree("iam_scan_ends", SMALL_TREE);
+    flushes(probe, 24);
+    assertTrue(EngineProbe.layout(probe.store()).depth() >= 2, "a tree of several levels");
+    java.util.NavigableSet<String> keys = probe.modelKeys();
+    List<String> starts = new java.util.ArrayList<>();
+    List<String> all = List.copyOf(keys);
+    for (int i = 0; i < 8; i++) {
+      starts.add(all.get(i * (all.size() - 1) / 7));
+    }
+    starts.add(all.get(all.size() / 2) + "0"); // between two rows
+    try (org.apache.hadoop.hbase.client.Table t = MiniHBase.util().getConnection().getTable(probe.table())) {
+      for (String k : starts) {
+        byte[] row = Bytes.toBytes(k);
+        assertEquals(first(keys.tailSet(k, true), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
+            .withStartRow(row)), "forward from " + k);
+        assertEquals(first(keys.headSet(k, true).descendingSet(), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
+            .withStartRow(row).setReversed(true)), "reversed from " + k);
+        assertEquals(first(keys.headSet(k, false), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
+            .withStopRow(row)), "forward up to " + k);
+        assertEquals(first(keys.tailSet(k, true).descendingSet(), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
+            .withStopRow(row, true).setReversed(true)), "reversed down to " + k);
+      }
+    }
+  }
+
+  private static List<String> first(java.util.SortedSet<String> keys, int n) {
+    return keys.stream().limit(n).toList();
+  }
+
+  /** The first ten row keys {@code scan} returns. */
+  private static List<String> rows(org.apache.hadoop.hbase.client.Table t, org.apache.hadoop.hbase.client.Scan scan)
+      throws IOException {
+    List<String> out = new java.util.ArrayList<>();
+    try (org.apache.hadoop.hbase.client.ResultScanner results = t.getScanner(scan.setLimit(10))) {
+      for (org.apache.hadoop.hbase.client.Result r : results) {
+        out.add(Bytes.toString(r.getRow()));
+      }
+    }
+    return out;
+  }
+
   @Test
   void mergingTreeKeepsOneSequencePerNodeBelowLevelOne() throws Exception {
     StoreProbe probe = tableWithTree("iam_merge", Map.of("fanout", "3", "node-capacity", "96KiB", "tree", "lsm-merge"));
