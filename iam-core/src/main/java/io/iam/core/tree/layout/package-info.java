@@ -6,6 +6,7 @@
  * io.iam.core.tree.layout.NodeRouter}), and a simulator that runs all three on files in memory
  * ({@link io.iam.core.tree.layout.LayoutSimulator}). Once level 1 is internal, a memstore flush is
  * one file shared by level 1's nodes ({@link io.iam.core.tree.layout.Slices}), and level 1 empties
- * as a whole. Pure: no host types, no I/O.
+ * as a whole. A host that asks for the same plan more than once keeps it in a {@link
+ * io.iam.core.tree.layout.PlanCache}. Pure: no host types, no I/O.
  */
 package io.iam.core.tree.layout;
