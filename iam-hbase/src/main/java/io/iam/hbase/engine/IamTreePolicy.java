@@ -21,8 +21,9 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionPolicy;
  * capacity unless {@code iam.engine.cache-size} fixes it) at every plan, so m and k follow the
  * data as it grows. Never asks for a major compaction. Large steps go to HBase's large compaction
  * pool (see {@link #throttleCompaction}).
- * Plans are kept for the current tree ({@link PlanCache}): HBase asks for the same one several times
- * per memstore flush.
+ *
+ * <p>Plans are kept for the current tree ({@link PlanCache}): HBase asks for the same one several
+ * times per memstore flush.
  */
 public final class IamTreePolicy extends CompactionPolicy {
 

@@ -18,8 +18,11 @@ import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.io.IOException;
 import java.util.Map;
@@ -27,6 +30,10 @@ import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -112,38 +119,35 @@ class IamStoreEngineTest {
     StoreProbe probe = tableWithTree("iam_scan_ends", SMALL_TREE);
     flushes(probe, 24);
     assertTrue(EngineProbe.layout(probe.store()).depth() >= 2, "a tree of several levels");
-    java.util.NavigableSet<String> keys = probe.modelKeys();
-    List<String> starts = new java.util.ArrayList<>();
+    NavigableSet<String> keys = probe.modelKeys();
     List<String> all = List.copyOf(keys);
+    List<String> starts = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       starts.add(all.get(i * (all.size() - 1) / 7));
     }
     starts.add(all.get(all.size() / 2) + "0"); // between two rows
-    try (org.apache.hadoop.hbase.client.Table t = MiniHBase.util().getConnection().getTable(probe.table())) {
+    try (Table t = MiniHBase.util().getConnection().getTable(probe.table())) {
       for (String k : starts) {
         byte[] row = Bytes.toBytes(k);
-        assertEquals(first(keys.tailSet(k, true), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
-            .withStartRow(row)), "forward from " + k);
-        assertEquals(first(keys.headSet(k, true).descendingSet(), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
-            .withStartRow(row).setReversed(true)), "reversed from " + k);
-        assertEquals(first(keys.headSet(k, false), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
-            .withStopRow(row)), "forward up to " + k);
-        assertEquals(first(keys.tailSet(k, true).descendingSet(), 10), rows(t, new org.apache.hadoop.hbase.client.Scan()
-            .withStopRow(row, true).setReversed(true)), "reversed down to " + k);
+        assertEquals(firstTen(keys.tailSet(k, true)), firstTen(t, new Scan().withStartRow(row)), "forward from " + k);
+        assertEquals(firstTen(keys.headSet(k, true).descendingSet()),
+            firstTen(t, new Scan().withStartRow(row).setReversed(true)), "reversed from " + k);
+        assertEquals(firstTen(keys.headSet(k, false)), firstTen(t, new Scan().withStopRow(row)), "forward up to " + k);
+        assertEquals(firstTen(keys.tailSet(k, true).descendingSet()),
+            firstTen(t, new Scan().withStopRow(row, true).setReversed(true)), "reversed down to " + k);
       }
     }
   }
 
-  private static List<String> first(java.util.SortedSet<String> keys, int n) {
-    return keys.stream().limit(n).toList();
+  private static List<String> firstTen(SortedSet<String> keys) {
+    return keys.stream().limit(10).toList();
   }
 
   /** The first ten row keys {@code scan} returns. */
-  private static List<String> rows(org.apache.hadoop.hbase.client.Table t, org.apache.hadoop.hbase.client.Scan scan)
-      throws IOException {
-    List<String> out = new java.util.ArrayList<>();
-    try (org.apache.hadoop.hbase.client.ResultScanner results = t.getScanner(scan.setLimit(10))) {
-      for (org.apache.hadoop.hbase.client.Result r : results) {
+  private static List<String> firstTen(Table t, Scan scan) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (ResultScanner results = t.getScanner(scan.setLimit(10))) {
+      for (Result r : results) {
         out.add(Bytes.toString(r.getRow()));
       }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.iam.core.tree.iam.Mode;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,8 +26,8 @@ class PlanCacheTest {
   /** A plan as text, its targets' keys by value. */
   private static String describe(Optional<NodePlan<String>> plan) {
     return plan.map(p -> p.kind() + " " + p.inputs() + " " + p.targets().stream()
-        .map(t -> t.node() + "@L" + t.level() + java.util.Arrays.toString(t.lo()) + java.util.Arrays.toString(t.hi())
-            + java.util.Arrays.toString(t.lower()) + java.util.Arrays.toString(t.upper()) + t.keepIfEmpty() + t.cutBytes())
+        .map(t -> t.node() + "@L" + t.level() + Arrays.toString(t.lo()) + Arrays.toString(t.hi())
+            + Arrays.toString(t.lower()) + Arrays.toString(t.upper()) + t.keepIfEmpty() + t.cutBytes())
         .toList()).orElse("none");
   }
 
