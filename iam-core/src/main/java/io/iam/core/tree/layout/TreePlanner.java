@@ -28,7 +28,9 @@ import java.util.function.Function;
  * the leaf level is full ({@link TreeScheduler.NewLevel#WHEN_NOTHING_ELSE}: adding it first wrote
  * more here); then a combine. A host that runs steps side by side passes the running steps'
  * {@link Claim}s and gets only a step on other nodes; beside deep steps only, level 1's full nodes
- * first. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator},
+ * first. One kernel decision is translated differently: a full node without children, which the
+ * kernel moves down a level, stays on its level emptied and cuts its rows into new nodes below it
+ * ({@link #NEW_LEAVES}), since this host moves a node by rewriting it. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator},
  * so the simulator makes exactly the engine's decisions.
  */
 public final class TreePlanner {
@@ -39,6 +41,17 @@ public final class TreePlanner {
    * otherwise let a run of deep steps fill level 1 to the limit, where memstore flushes wait.
    */
   static final double LEVEL_ONE_FIRST = 0.5;
+
+  /** The kind of a step that empties a full node without children into new nodes below it ({@code newLeaves}). */
+  public static final String NEW_LEAVES = "new leaves";
+
+  /**
+   * The new nodes a full node without children cuts its rows into ({@link #NEW_LEAVES}) hold C_t
+   * divided by this. Halves, not the fifths a full leaf is cut into ({@link
+   * FlushPlanner#CUT_DIVISOR}): fifths give a parent many small children, which split it sooner,
+   * and the combines that follow rewrite them.
+   */
+  static final int NEW_LEAF_DIVISOR = 2;
 
   /** A runaway guard on the number of levels. */
   static final int MAX_DEPTH = 20;
@@ -398,7 +411,8 @@ public final class TreePlanner {
       if (n.level() == 1 && !layout.shared().isEmpty()) {
         return levelOneDue() ? ifFree(levelOne()) : Optional.empty();
       }
-      return ifFree(translate(plan, false, plan.kind().name().toLowerCase(java.util.Locale.ROOT)));
+      String kind = plan.kind() == FlushPlan.Kind.MOVE ? NEW_LEAVES : plan.kind().name().toLowerCase(java.util.Locale.ROOT);
+      return ifFree(translate(plan, false, kind));
     }
 
     /**
@@ -483,6 +497,18 @@ public final class TreePlanner {
       return new NodePlan<>("level 1", inputs, targets, depth, mode);
     }
 
+    /**
+     * Where a full node {@code v} without children puts its rows: new nodes one level below it, cut
+     * at C_t / {@value #NEW_LEAF_DIVISOR}, while {@code v} stays, emptied, on its level. The kernel
+     * moves such a node down whole, which costs nothing where a move is a pointer; this host moves a
+     * node by rewriting it, which costs the same bytes as the cut, and a move takes the node out of
+     * its level for good (an internal level gains nodes only by splits), so a level that filled
+     * while level 1 lagged behind stayed sparse for the rest of a load.
+     */
+    private Target newLeaves(TreeLayout.NodeView<F> v) {
+      return new Target(Target.NEW, v.level() + 1, v.lo(), v.hi(), null, null, false, capacity / NEW_LEAF_DIVISOR);
+    }
+
     private static Target bounded(Target t, byte[] lower, byte[] upper) {
       return new Target(t.node(), t.level(), t.lo(), t.hi(), lower, upper, t.keepIfEmpty(), t.cutBytes());
     }
@@ -535,6 +561,10 @@ public final class TreePlanner {
         case MOVE -> {
           if (level == 0) {
             targets.add(newNode(1, 0));
+          } else if (!destroy) {
+            TreeLayout.NodeView<F> v = layout.node(n.id());
+            targets.add(newLeaves(v));
+            targets.add(Target.marker(v.id(), level, v.lo(), v.hi()));
           } else {
             TreeLayout.NodeView<F> v = layout.node(n.id());
             targets.add(new Target(v.id(), level + 1, v.lo(), v.hi(), null, null, true, 0));

@@ -111,6 +111,7 @@ class LayoutSimulatorTest {
       LayoutSimulator sim = new LayoutSimulator(() -> new TreePlanner(3, CAPACITY, modes), true);
       Map<String, Long> model = load(sim, 300);
       assertTrue(sim.layout().depth() >= 3, "levels:\n" + sim.layout());
+      assertTrue(sim.steps().contains(TreePlanner.NEW_LEAVES), "full nodes without children cut into new nodes: " + sim.steps());
       assertTrue(sim.stepsBeside() > 20, "steps run beside another: " + sim.stepsBeside());
       assertEquals(modes.apply(new long[0]).maxSequences(1) == Integer.MAX_VALUE, sim.steps().contains("level 1"),
           "level 1 appends, so memstore flushes share files and level 1 empties as a whole: " + sim.steps());

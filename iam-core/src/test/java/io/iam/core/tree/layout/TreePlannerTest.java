@@ -189,18 +189,49 @@ class TreePlannerTest {
   }
 
   @Test
-  void aFullLeafLevelGetsANewLevelAndAFullNodeWithoutChildrenMovesDown() {
+  void aFullLeafLevelGetsANewLevelAndAFullNodeWithoutChildrenIsCutIntoNewLeavesBelowIt() {
     TreeLayout<String> layout = TreeLayout.of(List.of(
         file("x", new NodeTag(1, 1, row("a"), row("f"), 1, 1), "a", "f", 120),
         file("y", new NodeTag(2, 1, row("m"), row("z"), 2, 1), "m", "z", 10)));
     NodePlan<String> plan = lsa.next(layout).orElseThrow();
-    assertEquals("move", plan.kind());
+    assertEquals(TreePlanner.NEW_LEAVES, plan.kind());
     assertEquals(2, plan.depth(), "the level added");
     assertEquals(List.of("x"), plan.inputs());
-    Target t = plan.targets().get(0);
-    assertEquals(1, t.node());
-    assertEquals(2, t.level());
-    assertFalse(t.markerOnly());
+    Target leaves = plan.targets().get(0);
+    assertEquals(Target.NEW, leaves.node());
+    assertEquals(2, leaves.level());
+    assertEquals(C / TreePlanner.NEW_LEAF_DIVISOR, leaves.cutBytes());
+    assertFalse(leaves.markerOnly());
+    Target stays = plan.targets().get(1);
+    assertEquals(1, stays.node(), "the node stays on its level, emptied");
+    assertEquals(1, stays.level());
+    assertTrue(stays.markerOnly());
+    assertEquals(2, plan.targets().size());
+  }
+
+  @Test
+  void aFullInternalNodeWithoutChildrenKeepsItsPlaceAndCutsItsRowsIntoNewNodesBelow() {
+    // Level 1 {1: a-z, emptied}; level 2 {2: a-m full, no children; 3: n-z}; level 3 {4: n-z}.
+    TreeLayout<String> layout = TreeLayout.of(List.of(
+        file("m1", tag(1, 1, "a", "z", 1), null, null, 0),
+        file("b", tag(2, 2, "a", "m", 2), "a", "m", 120),
+        file("c", tag(3, 2, "n", "z", 3), "n", "z", 10),
+        file("d", tag(4, 3, "n", "z", 4), "n", "z", 10)));
+    NodePlan<String> plan = lsa.next(layout).orElseThrow();
+    assertEquals(TreePlanner.NEW_LEAVES, plan.kind());
+    assertEquals(List.of("b"), plan.inputs());
+    assertEquals(3, plan.depth(), "no level added");
+    Target leaves = plan.targets().get(0);
+    assertEquals(Target.NEW, leaves.node());
+    assertEquals(3, leaves.level());
+    assertEquals(C / TreePlanner.NEW_LEAF_DIVISOR, leaves.cutBytes());
+    assertTrue(leaves.routes(row("a")) && leaves.routes(row("m")));
+    Target stays = plan.targets().get(1);
+    assertEquals(2, stays.node(), "node 2 stays on level 2, emptied, with its range");
+    assertEquals(2, stays.level());
+    assertTrue(stays.markerOnly());
+    assertArrayEquals(row("a"), stays.lo());
+    assertArrayEquals(row("m"), stays.hi());
   }
 
   @Test
