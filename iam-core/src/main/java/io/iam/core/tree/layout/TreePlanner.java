@@ -48,8 +48,9 @@ public final class TreePlanner {
   /**
    * The new nodes a full node without children cuts its rows into ({@link #NEW_LEAVES}) hold C_t
    * divided by this. Halves, not the fifths a full leaf is cut into ({@link
-   * FlushPlanner#CUT_DIVISOR}): fifths give a parent many small children, which split it sooner,
-   * and the combines that follow rewrite them.
+   * FlushPlanner#CUT_DIVISOR}): in HBase, at 200,000 rows with C_t = 1 MiB, fifths wrote 4.17 to
+   * 4.51 times the user bytes and halves 3.99 to 4.29 (four alternated runs each,
+   * docs/hbase-engine.md).
    */
   static final int NEW_LEAF_DIVISOR = 2;
 
