@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Delete;
@@ -204,7 +206,7 @@ public final class StoreProbe {
   }
 
   /** The row keys the table must hold, in order. */
-  public java.util.NavigableSet<String> modelKeys() {
-    return new java.util.TreeSet<>(model.keySet());
+  public NavigableSet<String> modelKeys() {
+    return new TreeSet<>(model.keySet());
   }
 }

@@ -20,18 +20,19 @@ import java.util.function.Function;
 /**
  * Asks iam-core's kernel ({@link FlushPlanner}, {@link CombinePlanner}) what the tree should do
  * next and translates the answer into files to read and nodes to write ({@link NodePlan}). The
- * order is {@link TreeScheduler}'s, the embedded engine's and the simulator's, with this host's
- * own steps in it: unplaced files first (they are a level-0 node flushed into level 1); then, once
+ * order is {@link TreeScheduler}'s, the embedded engine's and the simulator's, with this host's own
+ * steps in it: unplaced files first (they are a level-0 node flushed into level 1); then, once
  * level 1 is halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the
  * deepest full internal node (a full internal child that blocks it goes first); then level-1 nodes
  * whose last memstore flush the kernel would have merged (or merged and cut); then a new level once
  * the leaf level is full ({@link TreeScheduler.NewLevel#WHEN_NOTHING_ELSE}: adding it first wrote
- * more here); then a combine. A host that runs steps side by side passes the running steps'
- * {@link Claim}s and gets only a step on other nodes; beside deep steps only, level 1's full nodes
- * first. One kernel decision is translated differently: a full node without children, which the
- * kernel moves down a level, stays on its level emptied and cuts its rows into new nodes below it
- * ({@link #NEW_LEAVES}), since this host moves a node by rewriting it. Pure: no host types, no I/O. Shared by the HBase store engine and {@link LayoutSimulator},
- * so the simulator makes exactly the engine's decisions.
+ * more here); then a combine. A host that runs steps side by side passes the running steps' {@link
+ * Claim}s and gets only a step on other nodes; beside deep steps only, level 1's full nodes first.
+ * One kernel decision is translated differently: a full node without children, which the kernel
+ * moves down a level, stays on its level emptied and cuts its rows into new nodes below it ({@link
+ * #NEW_LEAVES}), since this host moves a node by rewriting it. Pure: no host types, no I/O. Shared
+ * by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
+ * engine's decisions.
  */
 public final class TreePlanner {
 
@@ -562,13 +563,14 @@ public final class TreePlanner {
         case MOVE -> {
           if (level == 0) {
             targets.add(newNode(1, 0));
-          } else if (!destroy) {
-            TreeLayout.NodeView<F> v = layout.node(n.id());
-            targets.add(newLeaves(v));
-            targets.add(Target.marker(v.id(), level, v.lo(), v.hi()));
           } else {
             TreeLayout.NodeView<F> v = layout.node(n.id());
-            targets.add(new Target(v.id(), level + 1, v.lo(), v.hi(), null, null, true, 0));
+            if (destroy) { // a combine: the node itself moves down
+              targets.add(new Target(v.id(), level + 1, v.lo(), v.hi(), null, null, true, 0));
+            } else {
+              targets.add(newLeaves(v));
+              targets.add(Target.marker(v.id(), level, v.lo(), v.hi()));
+            }
           }
         }
         case SPLIT -> {
