@@ -170,7 +170,7 @@ public final class NodeTree {
    */
   NodeJob pick(Version v, Set<Long> busy, boolean idle) {
     TreeShape shape = shape(v);
-    return TreeScheduler.next(shape, shape.depth() < maxDepth, Mode.lsa(), TreeScheduler.NewLevel.FIRST, new TreeScheduler.Steps<NodeJob>() {
+    return TreeScheduler.next(shape, shape.depth() < maxDepth, Mode.lsa(), new TreeScheduler.Steps<NodeJob>() {
       @Override
       public Optional<NodeJob> addLevel() {
         // As soon as the jobs running now end, before any other job: leaves flushed into meanwhile

@@ -164,7 +164,7 @@ public final class TreeSimulator {
         return Optional.of(true);
       }
     };
-    for (int guard = 0; TreeScheduler.next(shape(), true, mode, TreeScheduler.NewLevel.FIRST, steps).isPresent(); guard++) {
+    for (int guard = 0; TreeScheduler.next(shape(), true, mode, steps).isPresent(); guard++) {
       if (guard > 1_000_000) {
         throw new IllegalStateException("the tree does not settle");
       }

@@ -21,15 +21,15 @@ import java.util.function.Function;
  * Asks iam-core's kernel ({@link FlushPlanner}, {@link CombinePlanner}) what the tree should do
  * next and translates the answer into files to read and nodes to write ({@link NodePlan}). The
  * order is {@link TreeScheduler}'s, the embedded engine's and the simulator's, with this host's own
- * steps in it: unplaced files first (they are a level-0 node flushed into level 1); then, once
- * level 1 is halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full node; then the
- * deepest full internal node (a full internal child that blocks it goes first); then level-1 nodes
- * whose last memstore flush the kernel would have merged (or merged and cut); then a new level once
- * the leaf level is full ({@link TreeScheduler.NewLevel#WHEN_NOTHING_ELSE}: adding it first wrote
- * more here); then a combine. A host that runs steps side by side passes the running steps' {@link
- * Claim}s and gets only a step on other nodes; beside deep steps only, level 1's full nodes first.
- * One kernel decision is translated differently: a full node without children, which the kernel
- * moves down a level, stays on its level emptied and cuts its rows into new nodes below it ({@link
+ * steps in it: a new level once the leaf level is full (by nodes, or from level 2 on by bytes:
+ * {@link #LEAF_LEVEL_FULL_DIVISOR}); unplaced files (they are a level-0 node flushed into level 1);
+ * then, once level 1 is halfway to its hard limit ({@link #LEVEL_ONE_FIRST}), its fullest full
+ * node; then the deepest full internal node (a full internal child that blocks it goes first);
+ * then level-1 nodes whose last memstore flush the kernel would have merged (or merged and cut);
+ * then a combine. A host that runs steps side by side passes the running steps' {@link Claim}s and
+ * gets only a step on other nodes; beside deep steps only, level 1's full nodes first. One kernel
+ * decision is translated differently: a full node without children, which the kernel moves down a
+ * level, stays on its level emptied and cuts its rows into new nodes below it ({@link
  * #NEW_LEAVES}), since this host moves a node by rewriting it. Pure: no host types, no I/O. Shared
  * by the HBase store engine and {@link LayoutSimulator}, so the simulator makes exactly the
  * engine's decisions.
@@ -54,6 +54,17 @@ public final class TreePlanner {
    * docs/hbase-engine.md).
    */
   static final int NEW_LEAF_DIVISOR = 2;
+
+  /**
+   * From level 2 on, the leaf level also counts as full once it holds t^n × C_t divided by this,
+   * with fewer than t^n nodes. Level 1's whole step merges into every leaf of level 2 at once, and
+   * with hashed keys they fill alike: 85 leaves of 7.4 MiB (C_t = 8 MiB) passed C_t in one step and
+   * were cut into 335, the new level came after 476, and combines rewrote the surplus (a load that
+   * wrote 7.30 times its bytes). Counted full at half its bytes, the leaf level gets its new level
+   * before that step: nine 1,000,000-row loads wrote 4.33 to 4.70 against 4.20 to 6.77
+   * (docs/hbase-engine.md). A level-1 leaf is cut after each memstore flush, one node at a time.
+   */
+  static final int LEAF_LEVEL_FULL_DIVISOR = 2;
 
   /** A runaway guard on the number of levels. */
   static final int MAX_DEPTH = 20;
@@ -310,8 +321,9 @@ public final class TreePlanner {
   /**
    * The planning of one step at one depth, as the host of {@link TreeScheduler}: its own first steps
    * are adopting unplaced files and, under pressure, level 1's full nodes; its follow-up is a level-1
-   * node a memstore flush appended to where the kernel would have merged; a new level is planning
-   * one level deeper; a combine only with nothing running.
+   * node a memstore flush appended to where the kernel would have merged; a new level, due when the
+   * leaf level is full by nodes or bytes, is planning one level deeper; a combine only with nothing
+   * running.
    */
   private final class Step<F> implements TreeScheduler.Steps<NodePlan<F>> {
     private final TreeLayout<F> layout;
@@ -332,7 +344,21 @@ public final class TreePlanner {
     }
 
     Optional<NodePlan<F>> next() {
-      return TreeScheduler.next(shape, depth < MAX_DEPTH, mode, TreeScheduler.NewLevel.WHEN_NOTHING_ELSE, this);
+      return TreeScheduler.next(shape, depth < MAX_DEPTH, mode, this);
+    }
+
+    @Override
+    public boolean leafLevelFull(TreeShape s) {
+      return CombinePlanner.needsNewLevel(s)
+          || s.depth() >= 2 && (double) leafBytes(s) / capacity >= (double) s.threshold(s.depth()) / LEAF_LEVEL_FULL_DIVISOR;
+    }
+
+    private static long leafBytes(TreeShape s) {
+      long bytes = 0;
+      for (Node n : s.level(s.depth())) {
+        bytes += n.bytes();
+      }
+      return bytes;
     }
 
     @Override

@@ -20,6 +20,12 @@ class TreeSchedulerTest {
     boolean mayAddLevel = true;
     Optional<String> first = Optional.empty();
     Optional<String> afterFlushes = Optional.empty();
+    Boolean leafLevelFull;
+
+    @Override
+    public boolean leafLevelFull(TreeShape shape) {
+      return leafLevelFull == null ? TreeScheduler.Steps.super.leafLevelFull(shape) : leafLevelFull;
+    }
 
     @Override
     public Optional<String> first() {
@@ -64,13 +70,13 @@ class TreeSchedulerTest {
     List<Node> leaves = List.of(new Node(11, 2, 0, 24, 10, 1), new Node(12, 2, 25, 49, 10, 1),
         new Node(21, 2, 50, 74, 10, 1), new Node(22, 2, 75, 99, 10, 1));
     Recorder host = new Recorder();
-    assertEquals(Optional.of("add-level"), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), TreeScheduler.NewLevel.FIRST, host));
+    assertEquals(Optional.of("add-level"), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), host));
     host.mayAddLevel = false;
     host.asked.clear();
-    assertEquals(Optional.empty(), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), TreeScheduler.NewLevel.FIRST, host));
+    assertEquals(Optional.empty(), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), host));
     assertEquals(List.of("add-level"), host.asked, "no flush starts while the level waits");
     host.asked.clear();
-    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C, 0, leaves), false, Mode.lsa(), TreeScheduler.NewLevel.FIRST, host),
+    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C, 0, leaves), false, Mode.lsa(), host),
         "a tree at its depth guard flushes instead");
   }
 
@@ -78,10 +84,10 @@ class TreeSchedulerTest {
   void fullNodesGoTheFullestFirstAndABusyOneIsPassedOver() {
     List<Node> leaves = List.of(new Node(11, 2, 0, 49, 10, 1), new Node(21, 2, 50, 99, 10, 1));
     Recorder host = new Recorder();
-    assertEquals(Optional.of("flush 2"), TreeScheduler.next(twoLevels(C + 5, C + 30, leaves), true, Mode.lsa(), TreeScheduler.NewLevel.FIRST, host));
+    assertEquals(Optional.of("flush 2"), TreeScheduler.next(twoLevels(C + 5, C + 30, leaves), true, Mode.lsa(), host));
     host.refused.add(2L);
     host.asked.clear();
-    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C + 5, C + 30, leaves), true, Mode.lsa(), TreeScheduler.NewLevel.FIRST, host));
+    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C + 5, C + 30, leaves), true, Mode.lsa(), host));
     assertEquals(List.of("first", "flush 2", "flush 1"), host.asked);
   }
 
@@ -93,24 +99,24 @@ class TreeSchedulerTest {
     List<Node> three = List.of(new Node(111, 3, 0, 24, 5, 1), new Node(112, 3, 25, 49, 5, 1),
         new Node(121, 3, 50, 99, 5, 1));
     Recorder host = new Recorder();
-    Optional<String> next = TreeScheduler.next(new TreeShape(List.of(one, two, three), 2, C), true, Mode.lsa(), TreeScheduler.NewLevel.FIRST, host);
+    Optional<String> next = TreeScheduler.next(new TreeShape(List.of(one, two, three), 2, C), true, Mode.lsa(), host);
     assertEquals(Optional.of("flush 11"), next, host.asked.toString());
     assertTrue(FlushOrder.fullest(new TreeShape(List.of(one, two, three), 2, C), two).stream()
         .allMatch(n -> n.bytes() >= C));
   }
 
   @Test
-  void aHostThatAddsTheLevelWhenNothingElseRunsFlushesTheFullNodesFirst() {
-    List<Node> leaves = List.of(new Node(11, 2, 0, 24, 10, 1), new Node(12, 2, 25, 49, 10, 1),
-        new Node(21, 2, 50, 74, 10, 1), new Node(22, 2, 75, 99, 10, 1));
+  void aHostThatCountsItsLeafLevelFullSoonerGetsTheLevelFirst() {
+    // Two leaves, below t^2 = 4: full only by the host's own count.
+    List<Node> leaves = List.of(new Node(11, 2, 0, 49, 10, 1), new Node(21, 2, 50, 99, 10, 1));
     Recorder host = new Recorder();
-    TreeScheduler.NewLevel last = TreeScheduler.NewLevel.WHEN_NOTHING_ELSE;
-    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), last, host));
-    assertEquals(List.of("first", "flush 1"), host.asked);
+    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), host));
+    host.leafLevelFull = true;
     host.asked.clear();
-    assertEquals(Optional.of("add-level"), TreeScheduler.next(twoLevels(10, 0, leaves), true, Mode.lsa(), last, host),
-        "with no full node the level comes");
-    assertEquals(List.of("first", "after-flushes", "add-level"), host.asked);
+    assertEquals(Optional.of("add-level"), TreeScheduler.next(twoLevels(C, 0, leaves), true, Mode.lsa(), host));
+    assertEquals(List.of("add-level"), host.asked, "before the full node");
+    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C, 0, leaves), false, Mode.lsa(), host),
+        "not past the depth guard");
   }
 
   @Test
@@ -118,13 +124,10 @@ class TreeSchedulerTest {
     List<Node> leaves = List.of(new Node(11, 2, 0, 49, 10, 1), new Node(21, 2, 50, 99, 10, 1));
     Recorder host = new Recorder();
     host.first = Optional.of("adopt");
-    assertEquals(Optional.of("adopt"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(),
-        TreeScheduler.NewLevel.FIRST, host));
+    assertEquals(Optional.of("adopt"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(), host));
     host.first = Optional.empty();
     host.afterFlushes = Optional.of("follow-up");
-    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(),
-        TreeScheduler.NewLevel.FIRST, host), "a full node before the follow-up");
-    assertEquals(Optional.of("follow-up"), TreeScheduler.next(twoLevels(10, 0, leaves), true, Mode.lsa(),
-        TreeScheduler.NewLevel.FIRST, host));
+    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(), host), "a full node before the follow-up");
+    assertEquals(Optional.of("follow-up"), TreeScheduler.next(twoLevels(10, 0, leaves), true, Mode.lsa(), host));
   }
 }

@@ -210,6 +210,27 @@ class TreePlannerTest {
   }
 
   @Test
+  void aLeafLevelHoldingHalfItsNodesBytesGetsItsNewLevelBeforeLevelOneFlushesIntoIt() {
+    // t = 2: level 2 is full at t^2 = 4 nodes, or at t^2 × C_t / 2 = 200 bytes; it has two leaves.
+    // Level 1's node 1 is full, level 2's node 2 too.
+    for (long second : new long[] {80, 89, 90, 150}) {
+      TreeLayout<String> layout = TreeLayout.of(List.of(
+          file("x", new NodeTag(1, 1, row("a"), row("z"), 3, 2), "a", "z", 120),
+          file("b", new NodeTag(2, 2, row("a"), row("m"), 1, 2), "a", "m", 110),
+          file("c", new NodeTag(3, 2, row("n"), row("z"), 2, 2), "n", "z", second)));
+      NodePlan<String> plan = lsa.next(layout).orElseThrow();
+      if (110 + second >= 2 * 2 * C / TreePlanner.LEAF_LEVEL_FULL_DIVISOR) {
+        assertEquals(TreePlanner.NEW_LEAVES, plan.kind(), second + " bytes in leaf 3");
+        assertEquals(3, plan.depth(), "the level added");
+        assertEquals(List.of(second > 110 ? "c" : "b"), plan.inputs(), "the fullest leaf goes down, not level 1's node");
+      } else {
+        assertEquals(2, plan.depth(), second + " bytes in leaf 3: " + plan.kind());
+        assertTrue(plan.inputs().contains("x"), "level 1's full node flushes into the leaves");
+      }
+    }
+  }
+
+  @Test
   void aFullInternalNodeWithoutChildrenKeepsItsPlaceAndCutsItsRowsIntoNewNodesBelow() {
     // Level 1 {1: a-z, emptied}; level 2 {2: a-m full, no children; 3: n-z}; level 3 {4: n-z}.
     TreeLayout<String> layout = TreeLayout.of(List.of(
