@@ -209,19 +209,36 @@ public final class TreeLayout<F> {
 
   /**
    * The files a read of rows {@code [start, stop]} (open ends empty) must open: the files of the
-   * nodes whose rows overlap it, and the unplaced files overlapping it. A file counts by the rows
-   * it holds, so a file is never missed even if it holds rows outside its node's range.
+   * nodes whose ranges overlap it that hold rows in it, and the shared and unplaced files that do.
+   * A node's files hold only rows of its range ({@link #of} leaves the others unplaced), so each
+   * level's nodes are found by a binary search: a Get in a tree of thousands of files looks at the
+   * few nodes on its row's path.
    */
   public List<F> filesFor(byte[] start, byte[] stop) {
     List<F> out = new ArrayList<>();
     for (List<NodeView<F>> level : levels) {
-      for (NodeView<F> n : level) {
-        addOverlapping(n.files(), start, stop, out);
+      for (int j = firstReaching(level, start); j < level.size() && Rows.atMost(level.get(j).lo(), stop); j++) {
+        addOverlapping(level.get(j).files(), start, stop, out);
       }
     }
     addOverlapping(shared, start, stop, out);
     addOverlapping(unplaced, start, stop, out);
     return out;
+  }
+
+  /** The first node of {@code level} whose range reaches {@code start}: their high ends rise along a level. */
+  private static <F> int firstReaching(List<NodeView<F>> level, byte[] start) {
+    int lo = 0;
+    int hi = level.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Rows.atMost(start, level.get(mid).hi())) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
   }
 
   private static <F> void addOverlapping(List<Sequence<F>> files, byte[] start, byte[] stop, List<F> out) {

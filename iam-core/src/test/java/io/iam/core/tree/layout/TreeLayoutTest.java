@@ -127,6 +127,56 @@ class TreeLayoutTest {
   }
 
   @Test
+  void readsFindTheFilesAScanOfEveryNodeFindsInLargeTreesWithGaps() {
+    java.util.Random random = new java.util.Random(7);
+    for (int round = 0; round < 20; round++) {
+      List<Sequence<String>> files = new java.util.ArrayList<>();
+      long id = 0;
+      for (int level = 1; level <= 3; level++) {
+        // Nodes over disjoint ranges of k0000..k9999 with gaps; the first and last sometimes open.
+        int at = 0;
+        while (at < 10_000) {
+          int lo = at + random.nextInt(3);
+          int hi = Math.min(9_999, lo + random.nextInt(400));
+          String loKey = level == 1 && lo < 3 ? "" : key(lo);
+          String hiKey = hi == 9_999 && random.nextBoolean() ? "" : key(hi);
+          id++;
+          int sequences = random.nextInt(4);
+          files.add(file("m" + id, tag(id, level, loKey, hiKey, id), null, null, 0));
+          for (int q = 0; q < sequences; q++) {
+            int first = lo + random.nextInt(hi - lo + 1);
+            int last = first + random.nextInt(hi - first + 1);
+            files.add(file("n" + id + "s" + q, tag(id, level, loKey, hiKey, id), key(first), key(last), 10));
+          }
+          at = hi + 1;
+        }
+      }
+      files.add(file("loose", null, key(random.nextInt(5_000)), key(5_000 + random.nextInt(5_000)), 10));
+      TreeLayout<String> layout = TreeLayout.of(files);
+      for (int read = 0; read < 200; read++) {
+        int a = random.nextInt(10_000);
+        int b = read % 4 == 0 ? a : Math.min(9_999, a + random.nextInt(50));
+        byte[] start = read % 17 == 0 ? Rows.OPEN : row(key(a));
+        byte[] stop = read % 17 == 0 ? Rows.OPEN : row(key(b));
+        List<String> scanned = new java.util.ArrayList<>();
+        for (int i = 1; i <= layout.depth(); i++) {
+          for (TreeLayout.NodeView<String> n : layout.level(i)) {
+            n.files().stream().filter(f -> !f.isMarker() && Rows.overlaps(f.first(), f.last(), start, stop))
+                .forEach(f -> scanned.add(f.file()));
+          }
+        }
+        layout.unplaced().stream().filter(f -> Rows.overlaps(f.first(), f.last(), start, stop))
+            .forEach(f -> scanned.add(f.file()));
+        assertEquals(scanned, layout.filesFor(start, stop), "round " + round + ", read " + read);
+      }
+    }
+  }
+
+  private static String key(int i) {
+    return String.format("k%04d", i);
+  }
+
+  @Test
   void aFileWrittenForANodeBeforeANewerMarkerShrankItIsUnplaced() {
     // Node 1 held [a, z]; a step emptied it and shrank it to [a, m] (marker, epoch 9) while a
     // memstore flush wrote rows c..x for the node as it was (epoch 8).
