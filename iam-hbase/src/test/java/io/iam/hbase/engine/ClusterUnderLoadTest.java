@@ -203,9 +203,11 @@ class ClusterUnderLoadTest {
     MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
     ServerName meta = cluster.getServerHoldingMeta();
     spreadOver(t, meta);
-    for (int i = 0; i < cluster.getLiveRegionServerThreads().size(); i++) {
+    // Indexes run over every server the cluster started, dead ones included: servers started after
+    // earlier kills come after them.
+    for (int i = 0; i < cluster.getRegionServerThreads().size(); i++) {
       HRegionServer rs = cluster.getRegionServer(i);
-      if (!rs.getServerName().equals(meta) && !rs.isAborted() && !rs.getRegions(t).isEmpty()) {
+      if (!rs.getServerName().equals(meta) && !rs.isAborted() && !rs.isStopped() && !rs.getRegions(t).isEmpty()) {
         cluster.abortRegionServer(i);
         cluster.waitOnRegionServer(i);
         cluster.startRegionServer();
