@@ -334,6 +334,7 @@ public final class TreePlanner {
     private int depth;
     private TreeShape shape;
     private Mode mode;
+    private long[] bytes;
 
     Step(TreeLayout<F> layout, KeyRanks ranks, Claim busy, boolean alone, boolean levelOneFirst) {
       this.layout = layout;
@@ -347,18 +348,11 @@ public final class TreePlanner {
       return TreeScheduler.next(shape, depth < MAX_DEPTH, mode, this);
     }
 
+    /** {@code s} is this step's shape: its leaf level's bytes are the ones {@link #at} counted. */
     @Override
     public boolean leafLevelFull(TreeShape s) {
-      return CombinePlanner.needsNewLevel(s)
-          || s.depth() >= 2 && (double) leafBytes(s) / capacity >= (double) s.threshold(s.depth()) / LEAF_LEVEL_FULL_DIVISOR;
-    }
-
-    private static long leafBytes(TreeShape s) {
-      long bytes = 0;
-      for (Node n : s.level(s.depth())) {
-        bytes += n.bytes();
-      }
-      return bytes;
+      return CombinePlanner.needsNewLevel(s) || s.depth() >= 2
+          && (double) bytes[s.depth() - 1] / capacity >= (double) s.threshold(s.depth()) / LEAF_LEVEL_FULL_DIVISOR;
     }
 
     @Override
@@ -401,7 +395,8 @@ public final class TreePlanner {
     void at(int d) {
       depth = d;
       shape = shape(ranks, layout, d);
-      mode = modes.apply(levelBytes(layout, d));
+      bytes = levelBytes(layout, d);
+      mode = modes.apply(bytes);
     }
 
     /** The unplaced files as a level-0 node flushed into level 1 (a move if nothing overlaps). */

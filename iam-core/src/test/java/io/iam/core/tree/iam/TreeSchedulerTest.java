@@ -127,7 +127,8 @@ class TreeSchedulerTest {
     assertEquals(Optional.of("adopt"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(), host));
     host.first = Optional.empty();
     host.afterFlushes = Optional.of("follow-up");
-    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(), host), "a full node before the follow-up");
+    assertEquals(Optional.of("flush 1"), TreeScheduler.next(twoLevels(C + 5, 0, leaves), true, Mode.lsa(), host),
+        "a full node before the follow-up");
     assertEquals(Optional.of("follow-up"), TreeScheduler.next(twoLevels(10, 0, leaves), true, Mode.lsa(), host));
   }
 }

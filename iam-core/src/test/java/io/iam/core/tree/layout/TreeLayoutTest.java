@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The tags' file-info encoding and the tree rebuilt from tags alone, without HBase. */
@@ -85,7 +87,7 @@ class TreeLayoutTest {
   void aLevelOfManyNodesKeepsExactlyTheNewerOfEveryOverlappingPair() {
     java.util.SplittableRandom random = new java.util.SplittableRandom(7);
     for (int round = 0; round < 200; round++) {
-      List<Sequence<String>> files = new java.util.ArrayList<>();
+      List<Sequence<String>> files = new ArrayList<>();
       int nodes = 1 + random.nextInt(60);
       for (int i = 0; i < nodes; i++) {
         int a = random.nextInt(1000);
@@ -128,9 +130,9 @@ class TreeLayoutTest {
 
   @Test
   void readsFindTheFilesAScanOfEveryNodeFindsInLargeTreesWithGaps() {
-    java.util.Random random = new java.util.Random(7);
+    Random random = new Random(7);
     for (int round = 0; round < 20; round++) {
-      List<Sequence<String>> files = new java.util.ArrayList<>();
+      List<Sequence<String>> files = new ArrayList<>();
       long id = 0;
       for (int level = 1; level <= 3; level++) {
         // Nodes over disjoint ranges of k0000..k9999 with gaps; the first and last sometimes open.
@@ -158,7 +160,7 @@ class TreeLayoutTest {
         int b = read % 4 == 0 ? a : Math.min(9_999, a + random.nextInt(50));
         byte[] start = read % 17 == 0 ? Rows.OPEN : row(key(a));
         byte[] stop = read % 17 == 0 ? Rows.OPEN : row(key(b));
-        List<String> scanned = new java.util.ArrayList<>();
+        List<String> scanned = new ArrayList<>();
         for (int i = 1; i <= layout.depth(); i++) {
           for (TreeLayout.NodeView<String> n : layout.level(i)) {
             n.files().stream().filter(f -> !f.isMarker() && Rows.overlaps(f.first(), f.last(), start, stop))
