@@ -370,11 +370,14 @@ public final class HostExperimentCommand implements Callable<Integer> {
     row(out, "average components", run.averageComponents(), sim.averageComponents(), false);
     row(out, "max components", run.maxComponents(), sim.maxComponents(), false);
     row(out, "merges", run.mergeLengths().size(), sim.merges(), false);
-    out.printf(Locale.ROOT, "%-22s %14s%n", "merge time", String.format(Locale.ROOT, "%.1f s", run.mergeMillis() / 1000.0));
+    double seconds = run.mergeMillis() / 1000.0;
+    out.printf(Locale.ROOT, "%-22s %14s  (%s merged%s)%n", "merge time", String.format(Locale.ROOT, "%.1f s", seconds),
+        Sizes.human(run.bytesMerged()), seconds > 0 ? ", " + Sizes.human((long) (run.bytesMerged() / seconds)) + "/s" : "");
     double saved = run.bytesSavedPerMergedComponent();
     if (Double.isFinite(saved)) {
-      out.printf(Locale.ROOT, "a merge wrote %s less than the sum of its inputs per input after the first"
-          + " (bytes of a component that do not grow with its data; the model counts none)%n", Sizes.human((long) saved));
+      out.printf(Locale.ROOT, "a merge wrote %s %s than the sum of its inputs per input after the first"
+          + " (bytes of a component that do not grow with its data; the model counts none)%n",
+          Sizes.human((long) Math.abs(saved)), saved >= 0 ? "less" : "more");
     }
   }
 

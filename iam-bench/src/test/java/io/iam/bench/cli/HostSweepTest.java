@@ -74,6 +74,26 @@ class HostSweepTest {
   }
 
   @Test
+  void aPointPrintsWhatItsMergesWroteAndAtWhatRateAndWhenTheyWroteMoreThanTheirInputs() {
+    // Four flushes of 1 MiB; one merge of all four wrote 8 KiB more per input after the first, in 2 s.
+    HostExperiment grows = (spec, progress) -> {
+      progress.accept(spec.flushes());
+      return new HostRun("grows", spec.policy(), Collections.nCopies(4, 1L << 20), List.of((4L << 20) + 3 * 8192),
+          2000, 2.5, 4, 3000, 4, 4L << 20);
+    };
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of("grows", grows)));
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    assertEquals(0, cl.execute("--host", "grows", "--policy", "binomial", "--k", "4", "--flushes", "4", "--no-progress"),
+        err.toString());
+    assertTrue(out.toString().contains("2.0 s  (4.02 MiB merged, 2.01 MiB/s)"), out.toString());
+    assertTrue(out.toString().contains("a merge wrote 8.00 KiB more than the sum of its inputs per input after the first"),
+        out.toString());
+  }
+
+  @Test
   void aSweepRunsEveryPointOnceAndGoesOnWhereItStopped(@TempDir Path dir) throws Exception {
     ModelHost host = new ModelHost();
     String first = run(host, "--host", "model", "--sweep", "--policies", "binomial,minlatency", "--ks", "3,6",
