@@ -34,7 +34,8 @@ import io.iam.core.engine.StallCause;
  *   <li>{@value #STALL_MICROS}: the time writers stood still waiting for background work, so far
  *       (IAM's stores: a full memtable with no room for another; RocksDB's {@code STALL_MICROS}
  *       ticker, which counts its stops and delays together), for IAM's stores split by {@link
- *       StallCause} ({@code stall.<cause>.micros}), and {@value #SLOWDOWN_MICROS}: the time IAM's
+ *       StallCause} ({@code stall.<cause>.micros}), with the waits of single writes per cause
+ *       ({@link #stallWaitsByCause()}), and {@value #SLOWDOWN_MICROS}: the time IAM's
  *       stores delayed writers while level 0 was near its limit; {@value #FLUSH_WAIT_MICROS}, the time
  *       memtable flushes waited for the tree to make room;
  *   <li>{@value #GC_PAUSE_MICROS}, {@value #GC_COUNT} and {@value #GC_LONGEST_MICROS}: the JVM's
@@ -122,6 +123,11 @@ public record EngineCounters(Map<String, Number> values) {
     pick(properties, STALL_MICROS, picked);
     for (StallCause cause : StallCause.values()) {
       pick(properties, cause.property(), picked);
+      pick(properties, cause.waitsProperty(), picked);
+      for (long millis : StallCause.WAIT_BOUNDS_MILLIS) {
+        pick(properties, cause.waitsAtLeastProperty(millis), picked);
+      }
+      pick(properties, cause.longestProperty(), picked);
     }
     pick(properties, SLOWDOWN_MICROS, picked);
     for (String key : List.of(HBASE_UPDATES_BLOCKED_MICROS, HBASE_BLOCKED_REQUESTS, FLUSH_WAIT_MICROS,
@@ -188,6 +194,33 @@ public record EngineCounters(Map<String, Number> values) {
       if (micros != null && micros.longValue() > 0) {
         out.put(cause, micros.longValue());
       }
+    }
+    return out;
+  }
+
+  /**
+   * How long single writes stood still for one cause: how many did, how many of them at least each
+   * of {@link StallCause#WAIT_BOUNDS_MILLIS}, and the longest.
+   *
+   * @param atLeast per bound of {@link StallCause#WAIT_BOUNDS_MILLIS}, in its order
+   */
+  public record StallWaits(StallCause cause, long waits, List<Long> atLeast, long longestMicros) {}
+
+  /** For each cause the engine counts the waits of and some write waited for, those waits. */
+  public List<StallWaits> stallWaitsByCause() {
+    List<StallWaits> out = new ArrayList<>();
+    for (StallCause cause : StallCause.values()) {
+      Number waits = values.get(cause.waitsProperty());
+      if (waits == null || waits.longValue() <= 0) {
+        continue;
+      }
+      List<Long> atLeast = new ArrayList<>();
+      for (long millis : StallCause.WAIT_BOUNDS_MILLIS) {
+        Number n = values.get(cause.waitsAtLeastProperty(millis));
+        atLeast.add(n == null ? 0 : n.longValue());
+      }
+      Number longest = values.get(cause.longestProperty());
+      out.add(new StallWaits(cause, waits.longValue(), List.copyOf(atLeast), longest == null ? 0 : longest.longValue()));
     }
     return out;
   }

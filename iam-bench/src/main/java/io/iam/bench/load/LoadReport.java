@@ -2,6 +2,7 @@ package io.iam.bench.load;
 
 import static io.iam.bench.util.Sizes.human;
 
+import io.iam.core.engine.StallCause;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,6 +117,10 @@ final class LoadReport {
       return;
     }
     out.println(f("  engine (after %s)%s%s", phase, tree.isEmpty() ? "" : ": ", String.join(", ", tree)));
+    String waits = stallWaits(e);
+    if (!waits.isEmpty()) {
+      out.println("  writes that stood still: " + waits);
+    }
     if (!levels.isEmpty()) {
       out.println("  level  nodes  sequences  mean-seq  max-seq");
       for (EngineCounters.Level l : levels) {
@@ -131,6 +136,24 @@ final class LoadReport {
     List<String> causes = new ArrayList<>();
     e.stallMicrosByCause().forEach((cause, micros) -> causes.add(f("%s %.1f s", cause.key(), micros / 1e6)));
     return causes.isEmpty() ? "" : " (" + String.join(", ", causes).replace("%", "%%") + ")";
+  }
+
+  /**
+   * "flush-running 1,204 (310 of them ≥ 10 ms, 12 ≥ 100 ms, 0 ≥ 500 ms), the longest 312 ms; ...":
+   * per cause, how many writes stood still for it and for how long; empty if the engine does not say.
+   */
+  static String stallWaits(EngineCounters e) {
+    List<String> causes = new ArrayList<>();
+    for (EngineCounters.StallWaits w : e.stallWaitsByCause()) {
+      List<String> bounds = new ArrayList<>();
+      for (int b = 0; b < w.atLeast().size(); b++) {
+        bounds.add(f("%s%s ≥ %d ms", number(w.atLeast().get(b)), b == 0 ? " of them" : "",
+            StallCause.WAIT_BOUNDS_MILLIS.get(b)));
+      }
+      causes.add(f("%s %s (%s), the longest %.0f ms", w.cause().key(), number(w.waits()), String.join(", ", bounds),
+          w.longestMicros() / 1e3));
+    }
+    return String.join("; ", causes);
   }
 
   private static void seconds(List<String> parts, String format, Number micros) {

@@ -154,6 +154,10 @@ class PhasesTest {
         "flush.count", 1, "stall.micros", 2_460_000L, "slowdown.micros", 0L, "block-cache.protected-overflows", 7L));
     properties.putAll(Map.of("stall.flush-waits-for-tree.micros", 2_000_000L, "stall.flush-running.micros", 460_000L,
         "stall.level0-full.micros", 0L));
+    properties.putAll(Map.of("stall.flush-waits-for-tree.waits", 1_204L, "stall.flush-waits-for-tree.waits-10ms", 31L,
+        "stall.flush-waits-for-tree.waits-100ms", 2L, "stall.flush-waits-for-tree.waits-500ms", 0L,
+        "stall.flush-waits-for-tree.longest-micros", 312_400L, "stall.flush-running.waits", 9L,
+        "stall.flush-running.longest-micros", 80_000L, "stall.level0-full.waits", 0L));
     RunResult ours = run(new MapTarget(Set.of(), properties), new Phases(100, 100, KeyDistribution.ZIPFIAN, 10, 5));
     RunResult peer = run(new MapTarget(), new Phases(100, 100, KeyDistribution.ZIPFIAN, 10, 5));
 
@@ -166,6 +170,8 @@ class PhasesTest {
     String report = text.toString();
     assertTrue(report.contains("  engine (after scans): mixed level m 2, cap k 3, depth 4, writers stalled 2.5 s"
         + " (flush-waits-for-tree 2.0 s, flush-running 0.5 s), 2.00 sequences per scan, protected blocks demoted for want of room 7\n"
+        + "  writes that stood still: flush-waits-for-tree 1,204 (31 of them ≥ 10 ms, 2 ≥ 100 ms, 0 ≥ 500 ms),"
+        + " the longest 312 ms; flush-running 9 (0 of them ≥ 10 ms, 0 ≥ 100 ms, 0 ≥ 500 ms), the longest 80 ms\n"
         + "  level  nodes  sequences  mean-seq  max-seq\n"
         + "  L2         6         13      2.17        -\n"), report);
     assertTrue(report.contains("map / map: throughput "), report);

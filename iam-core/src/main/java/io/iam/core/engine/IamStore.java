@@ -322,6 +322,7 @@ public final class IamStore implements AutoCloseable {
    */
   private void makeRoomForWrite() throws IOException {
     boolean delayed = false;
+    long[] stalledBy = null; // this write's stand-still per cause, once it stands still
     while (true) {
       ensureOpen();
       int l0 = tree.stallFiles(versions.current());
@@ -339,6 +340,9 @@ public final class IamStore implements AutoCloseable {
         counters.slowdownNanos.add(System.nanoTime() - start);
         delayed = true;
       } else if (memtables.active().approximateBytes() < memtableSize) {
+        if (stalledBy != null) {
+          stats.stallEnded(stalledBy);
+        }
         return;
       } else if (memtables.immutables() >= maxImmutableMemtables || l0 >= l0StopTrigger) {
         StallCause cause = l0 >= l0StopTrigger ? StallCause.LEVEL0_FULL
@@ -351,7 +355,12 @@ public final class IamStore implements AutoCloseable {
           Thread.currentThread().interrupt();
           throw new InterruptedIOException("interrupted while stalled");
         }
-        stats.stalled(cause, System.nanoTime() - start);
+        long stood = System.nanoTime() - start;
+        stats.stalled(cause, stood);
+        if (stalledBy == null) {
+          stalledBy = new long[StallCause.values().length];
+        }
+        stalledBy[cause.ordinal()] += stood;
       } else {
         memtables.switchMemtable();
         jobs.scheduleLocked();

@@ -1,5 +1,7 @@
 package io.iam.core.engine;
 
+import java.util.List;
+
 /**
  * Why writers stood still ({@link Statistics#stallMicros(StallCause)}): what a writer that found
  * the memtable full, with no room for another, was waiting for.
@@ -15,6 +17,12 @@ public enum StallCause {
   /** {@code max-immutable-memtables} memtables were full and their flush was being written. */
   FLUSH_RUNNING("flush-running");
 
+  /**
+   * The lengths, in milliseconds, against which the waits of single writes are counted ({@link
+   * #waitsAtLeastProperty}).
+   */
+  public static final List<Long> WAIT_BOUNDS_MILLIS = List.of(10L, 100L, 500L);
+
   private final String key;
 
   StallCause(String key) {
@@ -29,5 +37,20 @@ public enum StallCause {
   /** {@code stall.<key>.micros}, this cause's entry in {@link Statistics#asMap()}. */
   public String property() {
     return "stall." + key + ".micros";
+  }
+
+  /** {@code stall.<key>.waits}: how many writes stood still for this cause. */
+  public String waitsProperty() {
+    return "stall." + key + ".waits";
+  }
+
+  /** {@code stall.<key>.waits-<millis>ms}: of those writes, the ones that stood still at least {@code millis} ms. */
+  public String waitsAtLeastProperty(long millis) {
+    return "stall." + key + ".waits-" + millis + "ms";
+  }
+
+  /** {@code stall.<key>.longest-micros}: the longest that one write stood still for this cause. */
+  public String longestProperty() {
+    return "stall." + key + ".longest-micros";
   }
 }

@@ -18,6 +18,7 @@ public final class Statistics {
   private final StoreCounters c;
   private final LongAdder stallNanos = new LongAdder();
   private final LongAdder[] stallNanosBy = newAdders(StallCause.values().length);
+  private final StallLengths stallLengths = new StallLengths();
 
   Statistics(StoreCounters counters) {
     this.c = counters;
@@ -142,6 +143,33 @@ public final class Statistics {
     stallNanosBy[cause.ordinal()].add(nanos);
   }
 
+  /** One write found room after standing still {@code nanosByCause[cause.ordinal()]} for each cause. */
+  void stallEnded(long[] nanosByCause) {
+    stallLengths.record(nanosByCause);
+  }
+
+  /** How many writes stood still for {@code cause}. */
+  public long stallWaits(StallCause cause) {
+    return stallLengths.waits(cause);
+  }
+
+  /**
+   * Of {@link #stallWaits}, how many stood still at least {@code millis} ms, one of {@link
+   * StallCause#WAIT_BOUNDS_MILLIS}.
+   */
+  public long stallWaitsAtLeast(StallCause cause, long millis) {
+    int bound = StallCause.WAIT_BOUNDS_MILLIS.indexOf(millis);
+    if (bound < 0) {
+      throw new IllegalArgumentException("waits are counted at " + StallCause.WAIT_BOUNDS_MILLIS + " ms, not " + millis);
+    }
+    return stallLengths.atLeast(cause, bound);
+  }
+
+  /** The longest that one write stood still for {@code cause}, in microseconds. */
+  public long stallLongestMicros(StallCause cause) {
+    return stallLengths.longestMicros(cause);
+  }
+
   private static LongAdder[] newAdders(int n) {
     LongAdder[] adders = new LongAdder[n];
     for (int i = 0; i < n; i++) {
@@ -210,6 +238,11 @@ public final class Statistics {
     m.put("stall.micros", stallMicros());
     for (StallCause cause : StallCause.values()) {
       m.put(cause.property(), stallMicros(cause));
+      m.put(cause.waitsProperty(), stallWaits(cause));
+      for (long millis : StallCause.WAIT_BOUNDS_MILLIS) {
+        m.put(cause.waitsAtLeastProperty(millis), stallWaitsAtLeast(cause, millis));
+      }
+      m.put(cause.longestProperty(), stallLongestMicros(cause));
     }
     m.put("flush-wait.micros", flushWaitMicros());
     m.put("slowdown.micros", slowdownMicros());

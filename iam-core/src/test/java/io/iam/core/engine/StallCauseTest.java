@@ -42,6 +42,20 @@ class StallCauseTest {
         "causes " + sum + " µs, total " + s.stallMicros() + " µs");
   }
 
+  /** The writes that stood still for {@code cause}: some did, none longer than all of them together. */
+  private static void assertWaitsOf(Statistics s, StallCause cause) {
+    long waits = s.stallWaits(cause);
+    long longest = s.stallLongestMicros(cause);
+    assertTrue(waits > 0, cause + " stalled writes, so some write waited for it");
+    assertTrue(longest > 0 && longest <= s.stallMicros(cause) + 1, "longest " + longest + " µs of " + s.stallMicros(cause));
+    assertTrue(longest * waits >= s.stallMicros(cause) - waits, "the longest wait is at least the mean one");
+    assertTrue(waits >= s.stallWaitsAtLeast(cause, 10) && s.stallWaitsAtLeast(cause, 10) >= s.stallWaitsAtLeast(cause, 100)
+        && s.stallWaitsAtLeast(cause, 100) >= s.stallWaitsAtLeast(cause, 500), cause.waitsProperty());
+    assertEquals(waits, s.asMap().get(cause.waitsProperty()).longValue());
+    assertEquals(longest, s.asMap().get(cause.longestProperty()).longValue());
+    assertEquals(s.stallWaitsAtLeast(cause, 100), s.asMap().get(cause.waitsAtLeastProperty(100)).longValue());
+  }
+
   @Test
   void aFullLevelZeroStallsWritersForThatCause() throws IOException {
     try (IamStore store = IamStore.open(dir, StoreOptions.parse(Map.of("tree", "leveled", "memtable-size", "64KiB",
@@ -53,6 +67,8 @@ class StallCauseTest {
       assertEquals(0, s.stallMicros(StallCause.FLUSH_WAITS_FOR_TREE), "a leveled flush never waits for the tree");
       assertEquals(0, s.flushWaitMicros());
       assertCausesAddUp(s);
+      assertWaitsOf(s, StallCause.LEVEL0_FULL);
+      assertEquals(0, s.stallWaits(StallCause.FLUSH_WAITS_FOR_TREE));
     }
   }
 
@@ -66,6 +82,7 @@ class StallCauseTest {
       assertTrue(s.stallMicros(StallCause.FLUSH_WAITS_FOR_TREE) > 0, store.describe());
       assertEquals(0, s.stallMicros(StallCause.LEVEL0_FULL), "a node tree has no level-0 files");
       assertCausesAddUp(s);
+      assertWaitsOf(s, StallCause.FLUSH_WAITS_FOR_TREE);
     }
   }
 }
