@@ -335,6 +335,18 @@ public final class AsterixTarget implements LoadTarget {
     }
   }
 
+  /** Sends the buffered records as one more batch, so that the next YCSB phase reads them from AsterixDB. */
+  @Override
+  public void sendHeldWrites() throws IOException {
+    flushBuffer();
+  }
+
+  /** The records the dataset holds in AsterixDB, the write buffer left out. */
+  long recordsInDataset() throws IOException {
+    JsonNode rows = http.sql(use() + "SELECT VALUE COUNT(*) FROM " + dataset + " d;");
+    return rows.isEmpty() ? 0 : rows.get(0).asLong();
+  }
+
   @Override
   public byte[] get(byte[] key) throws IOException {
     String k = k(key);

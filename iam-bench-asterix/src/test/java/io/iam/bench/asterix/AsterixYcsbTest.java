@@ -41,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.StringByteIterator;
 
 /**
  * YCSB on the {@code asterixdb} store: one embedded AsterixDB for the whole class (IAM's CC and NC
@@ -145,6 +147,33 @@ class AsterixYcsbTest {
     assertTrue(m.diskBytes() > 0, m.toString());
     assertTrue(m.engineStats().contains("merge policy binomial {num-components=3}"), m.engineStats());
     assertFalse(SharedStore.isOpen(dir));
+  }
+
+  /**
+   * A YCSB phase ends with each client's cleanup, which sends what the write buffer still holds:
+   * fewer records than a batch would otherwise stay in the client, and the next phase's reads would
+   * be answered from the buffer instead of from AsterixDB.
+   */
+  @Test
+  void aClientsCleanupSendsTheRecordsItsBufferHolds() throws Exception {
+    Path dir = tmp.resolve("cleanup");
+    Properties p = properties(dir);
+    SharedStore held = SharedStore.acquire(dir, StoreDb.config(p)); // the store outlives the client, as between phases
+    try {
+      AsterixTarget target = (AsterixTarget) held.target();
+      StoreDb db = new StoreDb();
+      db.setProperties(p);
+      db.init();
+      for (int i = 0; i < 10; i++) {
+        assertEquals(Status.OK, db.insert("usertable", "user" + i,
+            Map.of("field0", new StringByteIterator("value" + i))));
+      }
+      assertEquals(0, target.recordsInDataset(), "ten records are less than a batch: still in the buffer");
+      db.cleanup();
+      assertEquals(10, target.recordsInDataset(), "the cleanup sent them");
+    } finally {
+      held.release();
+    }
   }
 
   /** Two client threads share one store (the write buffer is shared and locked). */

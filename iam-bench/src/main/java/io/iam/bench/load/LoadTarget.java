@@ -56,6 +56,14 @@ public interface LoadTarget extends AutoCloseable {
    */
   void settle() throws IOException;
 
+  /**
+   * Sends the puts the client still holds to the store, as a YCSB binding's cleanup must at the end
+   * of a phase, so that the next phase finds them in the store; nothing by default, since the
+   * built-in stores hold none on the client side. Unlike {@link #settle} it waits for no background
+   * work.
+   */
+  default void sendHeldWrites() throws IOException {}
+
   /** What the store did so far; meant to be called after {@link #settle()}. */
   LoadMetrics metrics() throws IOException;
 

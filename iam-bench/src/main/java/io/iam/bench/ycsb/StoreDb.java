@@ -89,6 +89,8 @@ public final class StoreDb extends DB {
       return;
     }
     try {
+      // A phase ends with every client's cleanup: what a client still holds goes to the store first.
+      store.target().sendHeldWrites();
       store.release();
     } catch (IOException e) {
       throw new DBException("cannot close " + store.config().tree() + ": " + e.getMessage(), e);
