@@ -1,6 +1,7 @@
 package io.iam.core.engine;
 
-import java.util.concurrent.atomic.AtomicLong;
+import io.iam.core.engine.seam.StoreCounters;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -12,14 +13,14 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class StallLengths {
 
-  private final LongAdder[] waits = adders(StallCause.values().length);
+  private final LongAdder[] waits = StoreCounters.adders(StallCause.values().length);
   private final LongAdder[][] atLeast = new LongAdder[StallCause.values().length][];
-  private final AtomicLong[] longestNanos = new AtomicLong[StallCause.values().length];
+  private final LongAccumulator[] longestNanos = new LongAccumulator[StallCause.values().length];
 
   StallLengths() {
     for (int i = 0; i < atLeast.length; i++) {
-      atLeast[i] = adders(StallCause.WAIT_BOUNDS_MILLIS.size());
-      longestNanos[i] = new AtomicLong();
+      atLeast[i] = StoreCounters.adders(StallCause.WAIT_BOUNDS_MILLIS.size());
+      longestNanos[i] = new LongAccumulator(Math::max, 0);
     }
   }
 
@@ -37,7 +38,7 @@ final class StallLengths {
           atLeast[c][b].increment();
         }
       }
-      longestNanos[c].accumulateAndGet(nanos, Math::max);
+      longestNanos[c].accumulate(nanos);
     }
   }
 
@@ -54,13 +55,5 @@ final class StallLengths {
   /** The longest wait of one write for {@code cause}, in microseconds; 0 if none waited. */
   long longestMicros(StallCause cause) {
     return longestNanos[cause.ordinal()].get() / 1000;
-  }
-
-  private static LongAdder[] adders(int n) {
-    LongAdder[] a = new LongAdder[n];
-    for (int i = 0; i < n; i++) {
-      a[i] = new LongAdder();
-    }
-    return a;
   }
 }

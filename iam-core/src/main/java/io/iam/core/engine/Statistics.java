@@ -17,7 +17,7 @@ public final class Statistics {
 
   private final StoreCounters c;
   private final LongAdder stallNanos = new LongAdder();
-  private final LongAdder[] stallNanosBy = newAdders(StallCause.values().length);
+  private final LongAdder[] stallNanosBy = StoreCounters.adders(StallCause.values().length);
   private final StallLengths stallLengths = new StallLengths();
 
   Statistics(StoreCounters counters) {
@@ -168,14 +168,6 @@ public final class Statistics {
   /** The longest that one write stood still for {@code cause}, in microseconds. */
   public long stallLongestMicros(StallCause cause) {
     return stallLengths.longestMicros(cause);
-  }
-
-  private static LongAdder[] newAdders(int n) {
-    LongAdder[] adders = new LongAdder[n];
-    for (int i = 0; i < n; i++) {
-      adders[i] = new LongAdder();
-    }
-    return adders;
   }
 
   public long slowdownMicros() {

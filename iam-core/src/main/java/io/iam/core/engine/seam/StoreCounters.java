@@ -93,7 +93,8 @@ public final class StoreCounters {
     }
   }
 
-  private static LongAdder[] adders(int n) {
+  /** {@code n} fresh adders, for counters kept per level, per cause or per bound. */
+  public static LongAdder[] adders(int n) {
     LongAdder[] a = new LongAdder[n];
     for (int i = 0; i < n; i++) {
       a[i] = new LongAdder();
