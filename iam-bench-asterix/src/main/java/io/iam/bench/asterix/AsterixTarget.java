@@ -46,7 +46,9 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMemoryComponent;
  * not is created. A cluster's dataset is never dropped.
  *
  * <p><b>Merge policy.</b> {@code -o policy=NAME}, and every other option is the policy's
- * ({@link MergePolicyClause}).
+ * ({@link MergePolicyClause}). {@code -o compression=none|snappy} sets the dataset's page compression
+ * ({@code storage-block-compression}); without it the dataset takes the instance's default (snappy in
+ * AsterixDB 0.9.8).
  *
  * <p><b>Records.</b> A closed type {@code {k: string, v: string}} with primary key {@code k}: {@code
  * k} is the key's bytes in lower-case hex (string order is then the keys' unsigned byte order, and
@@ -82,6 +84,9 @@ public final class AsterixTarget implements LoadTarget {
   static final String INGEST = "ingest";
   static final String NCS = "ncs";
   static final String HOME = "home";
+  static final String COMPRESSION = "compression";
+  /** The page compression schemes AsterixDB 0.9.8 has. */
+  static final List<String> COMPRESSION_SCHEMES = List.of("none", "snappy");
   static final String DEFAULT_DATAVERSE = "IamYcsb";
   /** Records per UPSERT statement that lists them (larger statements compile slower than linearly). */
   static final int DEFAULT_STATEMENT_BATCH = 500;
@@ -93,7 +98,7 @@ public final class AsterixTarget implements LoadTarget {
    */
   private static final long SETTLE_QUIET_MILLIS = 250;
   private static final Set<String> OWN_OPTIONS = Set.of(URL, NC_API, DATAVERSE, DATASET, BATCH, KEY_PREFIX, INGEST, NCS,
-      HOME);
+      HOME, COMPRESSION);
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final HexFormat HEX = HexFormat.of();
@@ -109,6 +114,8 @@ public final class AsterixTarget implements LoadTarget {
   /** How a batch reaches AsterixDB. */
   private final Ingest ingest;
   private final MergePolicyClause policy;
+  /** {@code -o compression}'s scheme, or null for the instance's default. */
+  private final String compression;
   /** {@code -o key-prefix}'s bytes in hex, put before every key; empty without one. */
   private final String prefixHex;
   private final Map<String, String> buffer = new LinkedHashMap<>();
@@ -122,7 +129,7 @@ public final class AsterixTarget implements LoadTarget {
 
   private AsterixTarget(LoadConfig config, AsterixHttp http, EmbeddedAsterix embedded, List<String> ncApis,
       String dataverse, String dataset, boolean dropOnClose, int batch, Ingest ingest, MergePolicyClause policy,
-      String prefixHex) {
+      String compression, String prefixHex) {
     this.config = config;
     this.http = http;
     this.embedded = embedded;
@@ -133,6 +140,7 @@ public final class AsterixTarget implements LoadTarget {
     this.batch = batch;
     this.ingest = ingest;
     this.policy = policy;
+    this.compression = compression;
     this.prefixHex = prefixHex;
   }
 
@@ -160,6 +168,11 @@ public final class AsterixTarget implements LoadTarget {
       throw new IllegalArgumentException("asterixdb: -o " + KEY_PREFIX + "='" + prefix
           + "' must be 1 to 64 letters, digits, '_', '.' or '-'");
     }
+    String compression = own.get(COMPRESSION);
+    if (compression != null && !COMPRESSION_SCHEMES.contains(compression)) {
+      throw new IllegalArgumentException("asterixdb: -o " + COMPRESSION + "='" + compression + "' is not one of: "
+          + String.join(", ", COMPRESSION_SCHEMES));
+    }
     String url = own.get(URL);
     EmbeddedAsterix embedded = null;
     List<String> ncApis = new ArrayList<>();
@@ -182,7 +195,7 @@ public final class AsterixTarget implements LoadTarget {
       }
     }
     AsterixTarget t = new AsterixTarget(config, new AsterixHttp(url), embedded, List.copyOf(ncApis), dataverse,
-        dataset, embedded != null && !named, batch, ingest, policy,
+        dataset, embedded != null && !named, batch, ingest, policy, compression,
         HEX.formatHex(prefix.getBytes(StandardCharsets.US_ASCII)));
     try {
       t.create();
@@ -238,12 +251,22 @@ public final class AsterixTarget implements LoadTarget {
   private void create() throws IOException {
     http.sql("CREATE DATAVERSE " + dataverse + " IF NOT EXISTS; USE " + dataverse + ";"
         + " CREATE TYPE KvType IF NOT EXISTS AS CLOSED { k: string, v: string };"
-        + " CREATE DATASET " + dataset + "(KvType) IF NOT EXISTS PRIMARY KEY k" + policy.withClause() + ";");
+        + " CREATE DATASET " + dataset + "(KvType) IF NOT EXISTS PRIMARY KEY k" + withClause() + ";");
     if (ingest == Ingest.FILE) {
       batchFile = Files.createTempFile("iam-asterixdb-batch-", ".csv");
       http.sql(use() + "CREATE EXTERNAL DATASET " + batchDataset() + "(KvType) USING localfs ((\"path\"=\"127.0.0.1://"
           + batchFile.toAbsolutePath() + "\"),(\"format\"=\"delimited-text\"),(\"delimiter\"=\",\"));");
     }
+  }
+
+  /** The dataset's {@code WITH} clause: its merge policy and page compression, if given; else empty. */
+  private String withClause() {
+    List<String> fields = new ArrayList<>();
+    policy.field().ifPresent(fields::add);
+    if (compression != null) {
+      fields.add("\"storage-block-compression\": {\"scheme\": \"" + compression + "\"}");
+    }
+    return fields.isEmpty() ? "" : " WITH {" + String.join(", ", fields) + "}";
   }
 
   /**

@@ -130,14 +130,14 @@ final class MergePolicyClause {
     return parameters;
   }
 
-  /** {@code  WITH {"merge-policy": {...}}}, or empty for AsterixDB's default policy. */
-  String withClause() {
+  /** {@code "merge-policy": {...}} for a dataset's {@code WITH} clause; empty for AsterixDB's default policy. */
+  Optional<String> field() {
     if (name == null) {
-      return "";
+      return Optional.empty();
     }
     StringBuilder p = new StringBuilder();
     parameters.forEach((k, v) -> p.append(p.length() == 0 ? "" : ", ").append(quoted(k)).append(": ")
         .append(NUMBER.matcher(v).matches() || v.startsWith("\"") ? v : quoted(v)));
-    return " WITH {\"merge-policy\": {\"name\": " + quoted(name) + ", \"parameters\": {" + p + "}}}";
+    return Optional.of("\"merge-policy\": {\"name\": " + quoted(name) + ", \"parameters\": {" + p + "}}");
   }
 }

@@ -291,6 +291,29 @@ class AsterixYcsbTest {
     }
   }
 
+  /**
+   * {@code -o compression=none} goes in the dataset's WITH clause beside its policy: AsterixDB's
+   * metadata then names no page compression, where a dataset without the option has snappy.
+   */
+  @Test
+  void compressionNoneStoresTheDatasetsPagesUncompressed() throws Exception {
+    Map<String, String> policy = Map.of(LoadConfig.POLICY, "binomial", "max-components", "4");
+    try (AsterixTarget t = AsterixTarget.open(tmp, LoadConfig.defaults(AsterixTarget.NAME, MEMTABLE, CACHE)
+        .withEngineOptions(policy))) {
+      assertEquals("snappy", t.policyRow().path("BlockLevelStorageCompression").path("DatasetCompressionScheme")
+          .asText(), t.policyRow().toString());
+    }
+    Map<String, String> none = new LinkedHashMap<>(policy);
+    none.put(AsterixTarget.COMPRESSION, "none");
+    try (AsterixTarget t = AsterixTarget.open(tmp, LoadConfig.defaults(AsterixTarget.NAME, MEMTABLE, CACHE)
+        .withEngineOptions(none))) {
+      JsonNode row = t.policyRow();
+      assertEquals("binomial", row.path("CompactionPolicy").asText(), row.toString());
+      assertEquals("none", row.path("BlockLevelStorageCompression").path("DatasetCompressionScheme").asText("none"),
+          row.toString());
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       unknown policy       | policy=fastest                      | unknown merge policy 'fastest' (known: binomial, minlatency, bigtable, exploring, iam-constant, size-tiered, iam-stack, leveling, tiering, prefix, concurrent, constant, correlated-prefix, no-merge)
@@ -300,6 +323,7 @@ class AsterixYcsbTest {
       bad batch            | batch=0                             | -o batch='0' is out of range: allowed 1 to 100000
       bad dataset name     | dataset=a-b                         | -o dataset='a-b' is not a plain name
       bad key prefix       | key-prefix=a b                      | -o key-prefix='a b' must be 1 to 64 letters
+      bad compression      | compression=zip                     | -o compression='zip' is not one of: none, snappy
       bad ingest           | ingest=feed                         | -o ingest='feed' is not one of: file, statement
       file ingest to a cluster | url=http://127.0.0.1:1,ingest=file | -o ingest=file needs the embedded instance
       """)

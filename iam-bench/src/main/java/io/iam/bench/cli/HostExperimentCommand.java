@@ -2,6 +2,7 @@ package io.iam.bench.cli;
 
 import io.iam.bench.cli.options.JsonOption;
 import io.iam.bench.cli.options.ProgressOption;
+import io.iam.bench.host.FixedBytesCalibration;
 import io.iam.bench.host.HostExperiment;
 import io.iam.bench.host.HostExperimentProvider;
 import io.iam.bench.host.HostPoint;
@@ -51,7 +52,9 @@ import picocli.CommandLine.Spec;
  * {@code iam host-experiment}: the bounded-depth paper's experiment in a real host. The host makes
  * {@code --flushes} flushes of equal size under the policy and counts what it wrote; the simulator
  * then replays the host's own flush sizes under the same policy (a flushed component is written,
- * then merged, as hosts do), and both are printed side by side.
+ * then merged, as hosts do), and both are printed side by side. Before the points, a short
+ * calibration run measures the bytes each of the host's components holds whatever its data ({@link
+ * FixedBytesCalibration}), which the simulator's merges write once.
  */
 @Command(
     name = "host-experiment",
@@ -90,7 +93,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
       description = "Flushes to make. Default: ${DEFAULT-VALUE}.")
   int flushes;
 
-  @Option(names = "--records-per-flush", paramLabel = "N", defaultValue = "400",
+  @Option(names = "--records-per-flush", paramLabel = "N", defaultValue = "100",
       description = "New records written before each flush. Default: ${DEFAULT-VALUE}.")
   int recordsPerFlush;
 
@@ -102,6 +105,14 @@ public final class HostExperimentCommand implements Callable<Integer> {
       description = "AsterixDB: node controllers of the embedded instance, one partition each; each partition runs"
           + " the policy and makes --flushes flushes, and is reported and simulated on its own. Default: ${DEFAULT-VALUE}.")
   int nodes;
+
+  @Option(names = "--fixed-bytes", paramLabel = "BYTES|measure", defaultValue = "measure",
+      description = "Bytes of each of the host's components that do not grow with its data (metadata pages, part-filled"
+          + " last pages), which a merge writes once instead of once per input; the simulator's merges write the sum"
+          + " of their inputs less these for every input after the first. 'measure' runs a calibration of "
+          + FixedBytesCalibration.FLUSHES + " flushes under constant k=1 first; 0 is the cost model's plain sum."
+          + " Default: ${DEFAULT-VALUE}.")
+  String fixedBytes;
 
   @Mixin JsonOption json = new JsonOption();
 
@@ -176,12 +187,13 @@ public final class HostExperimentCommand implements Callable<Integer> {
     }
     String k = p.options().asStrings().get(PolicyChoice.K_KEY);
     HostSweepPlan.Point point = new HostSweepPlan.Point(p.name(), k == null ? null : Integer.valueOf(k));
+    PrintWriter o = spec.commandLine().getOut();
+    FixedBytesCalibration fixed = calibrate(experiment, o);
     HostRun run;
     try (Progress bar = Progress.over(host + " " + p.name(), flushes, "flushes", 0, progress.enabled())) {
       run = experiment.run(spec(p), bar::stepTo);
     }
-    HostPoint result = HostPoint.of(point, policyArgs::create, run);
-    PrintWriter o = spec.commandLine().getOut();
+    HostPoint result = HostPoint.of(point, policyArgs::create, run, fixed.fixedBytes());
     print(o, result);
     if (json.enabled()) {
       last.add(Json.line(json(result)));
@@ -218,6 +230,8 @@ public final class HostExperimentCommand implements Callable<Integer> {
     rows.forEach(r -> done.add(r.label()));
     List<HostSweepPlan.Point> points = plan.points().stream().filter(p -> !done.contains(p.label())).toList();
     PrintWriter o = spec.commandLine().getOut();
+    long start = System.nanoTime();
+    FixedBytesCalibration fixed = points.isEmpty() ? FixedBytesCalibration.given(0) : calibrate(experiment, o);
     o.printf(Locale.ROOT, "%s: %d points of %d flushes (%d records of %d bytes each)%s; points in %s%n", host,
         points.size(), flushes, recordsPerFlush, valueBytes,
         rows.isEmpty() ? "" : ", " + rows.size() + " more there already", lines);
@@ -226,7 +240,6 @@ public final class HostExperimentCommand implements Callable<Integer> {
     o.flush();
     long[] flushed = new long[points.size()];
     List<String> failed = new ArrayList<>();
-    long start = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(parallel, DaemonThreads.named("iam-host-sweep-"));
     try (Progress bar =
             Progress.over(host + " sweep", (long) flushes * points.size(), "flushes", 0, progress.enabled());
@@ -243,7 +256,8 @@ public final class HostExperimentCommand implements Callable<Integer> {
                 bar.stepTo(Arrays.stream(flushed).sum());
               }
             });
-            HostPoint p = HostPoint.of(point, () -> PolicyChoice.create(point.policy(), point.k(), Map.of()), run);
+            HostPoint p = HostPoint.of(point, () -> PolicyChoice.create(point.policy(), point.k(), Map.of()), run,
+                fixed.fixedBytes());
             HostSweepRow r = p.row();
             synchronized (rows) {
               rows.add(r);
@@ -340,6 +354,23 @@ public final class HostExperimentCommand implements Callable<Integer> {
     return rows;
   }
 
+  /** The fixed bytes --fixed-bytes gives, or measures in {@code experiment}, and prints them. */
+  private FixedBytesCalibration calibrate(HostExperiment experiment, PrintWriter o) throws IOException {
+    FixedBytesCalibration c;
+    if ("measure".equals(fixedBytes)) {
+      c = FixedBytesCalibration.measure(experiment, recordsPerFlush, valueBytes, nodes);
+    } else {
+      try {
+        c = FixedBytesCalibration.given(Long.parseLong(fixedBytes.trim()));
+      } catch (NumberFormatException e) {
+        throw usage("--fixed-bytes '" + fixedBytes + "' is neither a number of bytes nor 'measure'");
+      }
+    }
+    o.printf(Locale.ROOT, "fixed bytes of a component: %,d (%s)%n", c.fixedBytes(), c.source());
+    o.flush();
+    return c;
+  }
+
   private HostExperiment.Spec spec(MergePolicy p) {
     Map<String, String> policyOptions = new LinkedHashMap<>(p.options().asStrings());
     return new HostExperiment.Spec(p.name(), policyOptions, flushes, recordsPerFlush, valueBytes, nodes);
@@ -376,8 +407,8 @@ public final class HostExperimentCommand implements Callable<Integer> {
     double saved = run.bytesSavedPerMergedComponent();
     if (Double.isFinite(saved)) {
       out.printf(Locale.ROOT, "a merge wrote %s %s than the sum of its inputs per input after the first"
-          + " (bytes of a component that do not grow with its data; the model counts none)%n",
-          Sizes.human((long) Math.abs(saved)), saved >= 0 ? "less" : "more");
+          + " (bytes of a component that do not grow with its data; the simulator's merges wrote %s less)%n",
+          Sizes.human((long) Math.abs(saved)), saved >= 0 ? "less" : "more", Sizes.human(r.fixedBytes()));
     }
   }
 
@@ -427,6 +458,7 @@ public final class HostExperimentCommand implements Callable<Integer> {
     Json.putFinite(s, "averageComponents", sim.averageComponents());
     s.put("maxComponents", sim.maxComponents());
     s.put("merges", sim.merges());
+    s.put("fixedBytes", r.fixedBytes());
     s.put("accounting", CliConverters.name(sim.accounting()));
   }
 

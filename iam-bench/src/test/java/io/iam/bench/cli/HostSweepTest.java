@@ -9,6 +9,7 @@ import io.iam.bench.host.HostExperiment;
 import io.iam.bench.host.HostRun;
 import io.iam.core.policy.MergePolicies;
 import io.iam.core.sim.Accounting;
+import io.iam.core.sim.ReplayedFlushes;
 import io.iam.core.sim.SimulationResult;
 import io.iam.core.sim.Simulator;
 import io.iam.core.sim.UniformFlushes;
@@ -63,14 +64,84 @@ class HostSweepTest {
     }
   }
 
-  private static String run(ModelHost host, String... args) {
-    StringWriter out = new StringWriter();
+  /** The run of the fixed-bytes calibration, as {@link ModelHost#ran} lists it. */
+  private static final String CALIBRATION = "constant {max-components=1}";
+
+  /**
+   * The cost model with components of {@code fixedBytes} that a merge writes once: it reports what
+   * its merges read, as AsterixDB does.
+   */
+  static HostExperiment fixedBytesHost(long fixedBytes) {
+    return (spec, progress) -> {
+      long flush = (long) spec.recordsPerFlush() * spec.valueBytes();
+      List<Long> flushes = Collections.nCopies(spec.flushes(), flush);
+      long[] inputs = new long[2];
+      List<Long> merges = new ArrayList<>();
+      SimulationResult r = new Simulator(MergePolicies.create(spec.policy(), spec.options()),
+          ReplayedFlushes.withFixedBytes("fixed", flushes, fixedBytes), Accounting.FLUSH_THEN_MERGE, spec.flushes(),
+          steps -> {}).observe((snapshot, plan) -> {
+            if (!plan.isNone()) {
+              long in = snapshot.sizeBytes(plan.from(), plan.to());
+              inputs[0] += plan.width();
+              inputs[1] += in;
+              merges.add(in - (plan.width() - 1) * fixedBytes);
+            }
+          }).run(spec.flushes());
+      progress.accept(spec.flushes());
+      return new HostRun("fixed", spec.policy(), flushes, merges, 1, r.averageComponents(), r.maxComponents(), 1,
+          inputs[0], inputs[1]);
+    };
+  }
+
+  @Test
+  void theCalibrationMeasuresAHostsFixedBytesAndTheSimulatorWritesThemOncePerMerge() {
+    // Flushes of 100 × 100 bytes, of which 3,000 are fixed: a merge of n writes 3,000 × (n - 1) less.
+    HostExperiment host = fixedBytesHost(3000);
+    String[] point = {"--host", "fixed", "--policy", "binomial", "--k", "4", "--flushes", "300",
+        "--records-per-flush", "100", "--value-size", "100", "--no-progress", "--json"};
+    String measured = runOn(host, point);
+    assertTrue(measured.contains("fixed bytes of a component: 3,000 (measured by 23 merges of 24 flushes under"
+        + " constant k=1)"), measured);
+    List<String> lines = measured.lines().toList();
+    JsonNode j = json(lines.get(lines.size() - 1));
+    assertEquals(3000, j.path("simulated").path("fixedBytes").asLong());
+    assertEquals(j.path("writeAmplification").asDouble(), j.path("simulated").path("writeAmplification").asDouble(),
+        1e-9, "the simulator's merges wrote what the host's did");
+    // Without them the simulator's merges write the sums: more than the host's.
+    String[] plain = java.util.Arrays.copyOf(point, point.length + 2);
+    plain[point.length] = "--fixed-bytes";
+    plain[point.length + 1] = "0";
+    String sums = runOn(host, plain);
+    assertTrue(sums.contains("fixed bytes of a component: 0 (given with --fixed-bytes)"), sums);
+    List<String> sumLines = sums.lines().toList();
+    JsonNode s = json(sumLines.get(sumLines.size() - 1)).path("simulated");
+    assertTrue(s.path("writeAmplification").asDouble() > j.path("writeAmplification").asDouble() * 1.05, sums);
+  }
+
+  @Test
+  void fixedBytesThatAreNotANumberAreRefusedBeforeTheHostRuns() {
+    ModelHost host = new ModelHost();
     StringWriter err = new StringWriter();
     CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of("model", host)));
+    cl.setErr(new PrintWriter(err));
+    assertEquals(2, cl.execute("--host", "model", "--policy", "binomial", "--fixed-bytes", "some"));
+    assertTrue(err.toString().contains("--fixed-bytes 'some' is neither a number of bytes nor 'measure'"),
+        err.toString());
+    assertTrue(host.ran.isEmpty(), host.ran.toString());
+  }
+
+  private static String runOn(HostExperiment host, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new HostExperimentCommand(() -> Map.of(args[1], host)));
     cl.setOut(new PrintWriter(out));
     cl.setErr(new PrintWriter(err));
     assertEquals(0, cl.execute(args), err.toString() + out);
     return out.toString();
+  }
+
+  private static String run(ModelHost host, String... args) {
+    return runOn(host, args);
   }
 
   @Test
@@ -98,7 +169,10 @@ class HostSweepTest {
     ModelHost host = new ModelHost();
     String first = run(host, "--host", "model", "--sweep", "--policies", "binomial,minlatency", "--ks", "3,6",
         "--baselines", "prefix", "--flushes", "300", "--parallel", "2", "--out", dir.toString(), "--no-progress");
-    assertEquals(5, host.ran.size(), host.ran.toString());
+    assertEquals(6, host.ran.size(), host.ran.toString());
+    assertEquals(CALIBRATION, host.ran.get(0), "the calibration runs before the points");
+    assertTrue(first.contains("fixed bytes of a component: 0 (model does not say what its merges read, so none are"
+        + " counted)"), first);
     assertTrue(first.contains("of the 5 points in " + dir.resolve("points.jsonl")
         + ", write amplification within 5% of the simulator's: 5"), first);
     List<String> lines = Files.readAllLines(dir.resolve("points.jsonl"));
@@ -112,7 +186,7 @@ class HostSweepTest {
 
     String second = run(host, "--host", "model", "--sweep", "--policies", "binomial,minlatency,bigtable", "--ks", "3,6",
         "--baselines", "prefix", "--flushes", "300", "--out", dir.toString(), "--no-progress", "--json");
-    assertEquals(7, host.ran.size(), "only bigtable's two points run again: " + host.ran);
+    assertEquals(9, host.ran.size(), "the calibration and bigtable's two points run: " + host.ran);
     assertEquals(7, Files.readAllLines(dir.resolve("points.jsonl")).size());
     List<String> out = second.lines().toList();
     JsonNode summary = json(out.get(out.size() - 1));
@@ -121,7 +195,7 @@ class HostSweepTest {
 
     String third = run(host, "--host", "model", "--sweep", "--policies", "binomial", "--ks", "3", "--baselines=",
         "--flushes", "300", "--out", dir.toString(), "--no-progress", "--json");
-    assertEquals(7, host.ran.size(), "nothing to run again: " + host.ran);
+    assertEquals(9, host.ran.size(), "nothing to run again, and no calibration: " + host.ran);
     List<String> thirdOut = third.lines().toList();
     assertEquals(7, json(thirdOut.get(thirdOut.size() - 1)).path("points").asInt(), "the summary takes in every point there");
   }
@@ -146,7 +220,7 @@ class HostSweepTest {
     host.failing = null;
     host.ran.clear();
     run(host, args);
-    assertEquals(List.of("minlatency {max-components=4}", "minlatency {max-components=5}"),
+    assertEquals(List.of(CALIBRATION, "minlatency {max-components=4}", "minlatency {max-components=5}"),
         host.ran.stream().sorted().toList());
     assertEquals(4, Files.readAllLines(dir.resolve("points.jsonl")).size());
   }

@@ -29,11 +29,12 @@ public interface FlushStream {
   }
 
   /**
-   * For streams without keys: the length of the component a merge writes from inputs whose lengths
-   * add up to {@code inputBytes}. The cost model's answer is the sum; a stream that replays a real
-   * store's flushes returns what the store really wrote, so the policy sees the store's own stack.
+   * For streams without keys: the length of the component a merge writes from {@code inputs}
+   * components whose lengths add up to {@code inputBytes}. The cost model's answer is the sum; a
+   * stream that replays a real store's flushes may return what the store really wrote, or the sum
+   * less the bytes every component holds whatever its data ({@link ReplayedFlushes#withFixedBytes}).
    */
-  default long mergedLength(long inputBytes) {
+  default long mergedLength(long inputBytes, int inputs) {
     return inputBytes;
   }
 

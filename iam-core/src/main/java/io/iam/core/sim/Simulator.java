@@ -176,7 +176,7 @@ public final class Simulator {
       for (int i = from; i <= to; i++) {
         length += stack[i].sizeBytes();
       }
-      length = stream.mergedLength(length);
+      length = stream.mergedLength(length, to - from + 1);
     }
     // The cost model tracks no key ranges: components keep KeyRange.UNKNOWN.
     Component out = new Component(stack[to].id(), length, stack[from].firstFlush(), stack[to].lastFlush(), 1, false);

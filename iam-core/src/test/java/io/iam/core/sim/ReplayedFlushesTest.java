@@ -36,11 +36,44 @@ class ReplayedFlushesTest {
   }
 
   @Test
+  void withFixedBytesAMergeWritesThemOnceInsteadOfOncePerInput() {
+    // constant k=2 merges the three components at flush 3: 10 + 20 + 30 less 2 × 4 fixed bytes.
+    List<Long> flushes = List.of(10L, 20L, 30L, 40L);
+    SimulationResult r = new Simulator(CONSTANT_2, ReplayedFlushes.withFixedBytes("store", flushes, 4),
+        Accounting.FLUSH_THEN_MERGE, 1, null).run(flushes.size());
+    assertEquals(100 + 52, r.bytesWritten());
+    // Negative fixed bytes: the merge writes more than its inputs.
+    SimulationResult more = new Simulator(CONSTANT_2, ReplayedFlushes.withFixedBytes("store", flushes, -4),
+        Accounting.FLUSH_THEN_MERGE, 1, null).run(flushes.size());
+    assertEquals(100 + 68, more.bytesWritten());
+    assertEquals(1, ReplayedFlushes.withFixedBytes("store", flushes, 100).mergedLength(30, 2));
+  }
+
+  @Test
+  void aSizeDrivenPolicySeesTheSmallerMergedComponentAndDecidesOnIt() {
+    // bigtable k=2: with three components, the flush merges with the newer ones from the oldest
+    // component no longer than all newer ones together, else with the newest one.
+    MergePolicy bigtable = MergePolicies.create("bigtable", Map.of("max-components", "2"));
+    List<Long> flushes = List.of(100L, 100L, 100L, 100L, 95L, 100L);
+    // Sums: flush 3 merges all (300), flush 5 the newest two (195), flush 6 the newest two, as
+    // 300 > 195 + 100: [300, 295].
+    SimulationResult sum = new Simulator(bigtable, new ReplayedFlushes("store", flushes, null),
+        Accounting.FLUSH_THEN_MERGE, 1, null).run(flushes.size());
+    assertEquals(595 + 300 + 195 + 295, sum.bytesWritten());
+    // 10 fixed bytes: 280, then 185, then 280 <= 185 + 100, so flush 6 merges all three (545).
+    SimulationResult fixed = new Simulator(bigtable, ReplayedFlushes.withFixedBytes("store", flushes, 10),
+        Accounting.FLUSH_THEN_MERGE, 1, null).run(flushes.size());
+    assertEquals(595 + 280 + 185 + 545, fixed.bytesWritten());
+    assertEquals(10.0 / 6, sum.averageComponents(), 1e-9);
+    assertEquals(9.0 / 6, fixed.averageComponents(), 1e-9);
+  }
+
+  @Test
   void runningPastTheRecordFails() {
     ReplayedFlushes replay = new ReplayedFlushes("store", List.of(10L), List.of());
     assertEquals(10L, replay.nextLength());
     IllegalStateException e = assertThrows(IllegalStateException.class, replay::nextLength);
     assertEquals("store recorded only 1 flushes", e.getMessage());
-    assertThrows(IllegalStateException.class, () -> replay.mergedLength(5));
+    assertThrows(IllegalStateException.class, () -> replay.mergedLength(5, 2));
   }
 }
