@@ -220,7 +220,8 @@ final class HBaseHostExperiment implements HostExperiment {
     }
     return new HostRun(HBaseTarget.NAME, "table " + table + ", one region: " + HBaseTarget.describeStores(table),
         events.flushLengths(), events.compactionLengths(), events.compactionMillis(),
-        (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000);
+        (double) components / spec.flushes(), max, (System.nanoTime() - start) / 1_000_000,
+        events.compactionInputs(), events.compactionInputBytes());
   }
 
   /** Fails unless the table has flushed exactly {@code expected} HFiles. */

@@ -28,7 +28,8 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
  * Every flush and compaction of the tables that load it as a table coprocessor, per table, for
  * {@link HBaseHostExperiment}: the length of each flushed HFile and of each compaction output, in
  * the order the region server committed them ({@code postFlush}, {@code postCompact}), and each
- * compaction's time from the start of its rewrite ({@code preCompact}) to the commit of its output.
+ * compaction's time from the start of its rewrite ({@code preCompact}) to the commit of its output,
+ * and the files each compaction read with their lengths.
  * The lengths are the written files' own, so what the host wrote is counted by the host. The region
  * server is the mini cluster in this JVM, so the experiment reads {@link #of} directly.
  *
@@ -43,6 +44,8 @@ public final class StoreEventRecorder implements RegionCoprocessor, RegionObserv
     private final List<Long> flushLengths = Collections.synchronizedList(new ArrayList<>());
     private final List<Long> compactionLengths = Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong compactionNanos = new AtomicLong();
+    private final AtomicLong compactionInputs = new AtomicLong();
+    private final AtomicLong compactionInputBytes = new AtomicLong();
     /** The start of each compaction running now, by its request. */
     private final Map<CompactionRequest, Long> started = Collections.synchronizedMap(new IdentityHashMap<>());
 
@@ -73,6 +76,16 @@ public final class StoreEventRecorder implements RegionCoprocessor, RegionObserv
       synchronized (compactionLengths) {
         return List.copyOf(compactionLengths);
       }
+    }
+
+    /** The files the committed compactions read, added up. */
+    long compactionInputs() {
+      return compactionInputs.get();
+    }
+
+    /** The lengths of those files, added up. */
+    long compactionInputBytes() {
+      return compactionInputBytes.get();
     }
 
     /** The time compactions ran, added up, in milliseconds. */
@@ -122,6 +135,12 @@ public final class StoreEventRecorder implements RegionCoprocessor, RegionObserv
       e.compactionNanos.addAndGet(System.nanoTime() - start);
     }
     if (resultFile != null) {
+      long inputBytes = 0;
+      for (StoreFile input : request.getFiles()) {
+        inputBytes += length(ctx, input);
+      }
+      e.compactionInputs.addAndGet(request.getFiles().size());
+      e.compactionInputBytes.addAndGet(inputBytes);
       e.compactionLengths.add(length(ctx, resultFile));
     }
   }

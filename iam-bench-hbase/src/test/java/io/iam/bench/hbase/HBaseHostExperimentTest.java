@@ -43,6 +43,10 @@ class HBaseHostExperimentTest {
       assertEquals(12, r.flushLengths().size(), r.toString());
       assertTrue(r.mergeLengths().size() > 0, r.toString());
       assertTrue(r.maxComponents() <= 4, "binomial k=3 holds at most k + 1 HFiles: " + r);
+      // Each compaction read at least two HFiles, and the host says how long they were.
+      assertTrue(r.mergeInputs() >= 2L * r.mergeLengths().size(), r.toString());
+      assertTrue(r.mergeInputBytes() > r.bytesMerged() / 2, r.toString());
+      assertTrue(Double.isFinite(r.bytesSavedPerMergedComponent()), r.toString());
     }
     assertNotEquals(first.describe(), second.describe(), "each run has a table of its own");
     assertTrue(first.describe().startsWith("table " + HBaseHostExperiment.TABLE + ","), first.describe());
