@@ -36,6 +36,8 @@ import java.util.function.LongSupplier;
 final class BackgroundJobs implements TreeHost {
 
   private static final System.Logger LOG = System.getLogger(BackgroundJobs.class.getName());
+  /** The longest a waiting memtable flush sleeps before it asks the tree again, if nothing wakes it. */
+  private static final long MAX_FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final ReentrantLock mutex;
   private final Condition done;
@@ -253,7 +255,7 @@ final class BackgroundJobs implements TreeHost {
     mutex.lock();
     try {
       long waitStart = 0;
-      while (!flush.tryStart()) {
+      while (!flush.tryStart(waitStart == 0 ? 0 : System.nanoTime() - waitStart)) {
         if (waitStart == 0) {
           waitStart = System.nanoTime();
           flushWaitsForTree = true;
@@ -265,7 +267,8 @@ final class BackgroundJobs implements TreeHost {
         }
         scheduleLocked();
         try {
-          done.await(100, TimeUnit.MILLISECONDS);
+          long untilPatience = flush.patienceNanos() - (System.nanoTime() - waitStart);
+          done.await(Math.max(1_000_000L, Math.min(MAX_FLUSH_WAIT_NANOS, untilPatience)), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           flushWaitsForTree = false;

@@ -191,6 +191,13 @@ public final class StoreOptions {
               + " A writer waiting for a sync makes way for the next (node-flush-io-depth). Memtable flushes"
               + " have as many writers of their own, so they never queue behind a compaction").build();
 
+  public static final Option<Integer> LEVEL_ONE_FULL_WAIT_MS =
+      Option.builder("level-one-full-wait-ms", OptionType.INT)
+          .defaultValue(10).bounds(0, 600_000)
+          .doc("node trees: milliseconds a memtable flush waits for a level-1 node at its hard limit (2 × C_t)"
+              + " to flush before it writes into it anyway; bounds how long writers stand still behind a full"
+              + " node whose own flush waits for full children. 0 writes at once (level 1 then merges more)").build();
+
   public static final Option<Integer> NODE_FLUSH_IO_DEPTH =
       Option.builder("node-flush-io-depth", OptionType.INT)
           .defaultValue(8).bounds(1, 64)
@@ -233,7 +240,7 @@ public final class StoreOptions {
               LSBM_LEVELS, LSBM_TRIM_INTERVAL_MS, LSBM_TRIM_THRESHOLD, LSBM_BUFFER_FRACTION, LSBM_FREEZE_SHRINK,
               MINMAX_CACHE, MINMAX_WINDOW, MINMAX_SORT_OVERLAP, STACK_POLICY, STACK_SIZE_RATIO, STACK_MAX_COMPONENTS, MEMTABLE_SIZE, MAX_IMMUTABLE_MEMTABLES, BLOCK_CACHE_SIZE, BLOCK_SIZE,
               BLOOM_BITS_PER_KEY, TARGET_FILE_SIZE, LEVEL_BASE_SIZE, LEVEL_SIZE_RATIO, MAX_LEVELS,
-              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, NODE_FLUSH_IO_DEPTH, TABLE_READS,
+              L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER, L0_STOP_TRIGGER, BACKGROUND_THREADS, NODE_FLUSH_WRITERS, NODE_FLUSH_IO_DEPTH, LEVEL_ONE_FULL_WAIT_MS, TABLE_READS,
               COMPACTION_RATE_LIMIT, MAX_MANIFEST_SIZE, WAL_RECOVERY, MAX_KEY_SIZE, MAX_VALUE_SIZE),
           v -> v.get(L0_COMPACTION_TRIGGER) <= v.get(L0_SLOWDOWN_TRIGGER)
                   && v.get(L0_SLOWDOWN_TRIGGER) <= v.get(L0_STOP_TRIGGER)

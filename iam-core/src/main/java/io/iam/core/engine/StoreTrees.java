@@ -80,7 +80,8 @@ final class StoreTrees {
         options.get(StoreOptions.MIXED_LEVEL), options.get(StoreOptions.MIXED_LEVEL_SEQUENCES),
         options.get(StoreOptions.APPEND_CACHE_BUDGET) == CacheBudget.HALF,
         options.get(StoreOptions.APPEND_CACHING) == AppendCaching.ON_WRITE,
-        options.get(StoreOptions.PROTECTED_SEQUENCES) == ProtectedSequences.PAPER);
+        options.get(StoreOptions.PROTECTED_SEQUENCES) == ProtectedSequences.PAPER,
+        options.get(StoreOptions.LEVEL_ONE_FULL_WAIT_MS) * 1_000_000L);
   }
 
   /**

@@ -20,6 +20,9 @@ import io.iam.core.tree.iam.Mode;
  *     block cache as it writes them
  * @param protectOldest {@code protected-sequences=paper}: the m/k rule also keeps the oldest sequence
  *     of each node above the mixed level in memory
+ * @param levelOneFullWaitNanos {@code level-one-full-wait-ms}: how long a memtable flush waits for a
+ *     level-1 node at the hard limit before it writes into it anyway
  */
 public record NodeSettings(Mode.Kind kind, int fanout, long capacity, int flushWriters, int flushIoDepth,
-    int mixedLevel, int mixedLevelSequences, boolean halfCacheBudget, boolean cacheOnWrite, boolean protectOldest) {}
+    int mixedLevel, int mixedLevelSequences, boolean halfCacheBudget, boolean cacheOnWrite, boolean protectOldest,
+    long levelOneFullWaitNanos) {}

@@ -21,7 +21,9 @@ import java.util.Set;
  * NodeTree}. A memtable flush waits until the level-1 nodes it writes into are free and, if
  * internal, not full, then appends (or merges) its records into them; node flushes, splits, moves
  * and combines run on the compaction threads over nodes no other job holds, and a level is added
- * inline when the store is idle. Recovered memtables flush in the background like any other.
+ * inline when the store is idle. Recovered memtables flush in the background like any other. While
+ * a memtable flush waits, no job starts on the level-1 nodes it waits for, unless they are full and
+ * must flush first: it waits for at most the jobs running when it asked.
  */
 public final class NodeStoreTree extends LevelFilesTree {
 
@@ -34,6 +36,12 @@ public final class NodeStoreTree extends LevelFilesTree {
   private final InternalKeyComparator cmp;
   /** Nodes reserved by running jobs and the running memtable flush. Guarded by the store's mutex. */
   private final Set<Long> busyNodes = new HashSet<>();
+  /**
+   * Level-1 nodes a memtable flush that could not start waits for ({@link
+   * NodeTree#memtableFlushWants}): no job starts on them until it has started. Guarded by the
+   * store's mutex.
+   */
+  private final Set<Long> wantedNodes = new HashSet<>();
 
   /** The node tree {@code settings} configure. */
   public NodeStoreTree(StoreParts parts, TreeHost host, NodeSettings settings) {
@@ -79,13 +87,20 @@ public final class NodeStoreTree extends LevelFilesTree {
       }
 
       @Override
-      public boolean tryStart() {
-        job = tree.pickMemtableFlush(host.current(), table, source, busyNodes);
+      public boolean tryStart(long waitedNanos) {
+        job = tree.pickMemtableFlush(host.current(), table, source, busyNodes, waitedNanos);
+        wantedNodes.clear();
         if (job == null) {
+          wantedNodes.addAll(tree.memtableFlushWants(host.current(), source));
           return false;
         }
         busyNodes.addAll(job.reserved());
         return true;
+      }
+
+      @Override
+      public long patienceNanos() {
+        return tree.levelOneFullWaitNanos();
       }
 
       @Override
@@ -108,7 +123,12 @@ public final class NodeStoreTree extends LevelFilesTree {
   public void schedule(TreeHost h) {
     while (h.running() < h.threads()) {
       boolean idle = h.running() == 0 && !h.flushRunning();
-      NodeJob job = tree.pick(h.current(), busyNodes, idle);
+      Set<Long> taken = busyNodes;
+      if (!wantedNodes.isEmpty()) {
+        taken = new HashSet<>(busyNodes);
+        taken.addAll(wantedNodes);
+      }
+      NodeJob job = tree.pick(h.current(), taken, idle);
       if (job == null) {
         return;
       }

@@ -76,6 +76,8 @@ public final class NodeTree {
   private final InternalKeyComparator cmp;
   private final int fanout;
   private final long capacity;
+  /** {@code level-one-full-wait-ms}: how long a memtable flush waits for a full level-1 node. */
+  private final long levelOneFullWaitNanos;
   private final long fileCapacity;
   private final int maxDepth;
   private final AtomicBoolean combining = new AtomicBoolean();
@@ -118,6 +120,7 @@ public final class NodeTree {
     this.user = cmp.userComparator();
     this.fanout = settings.fanout();
     this.capacity = settings.capacity();
+    this.levelOneFullWaitNanos = settings.levelOneFullWaitNanos();
     this.fileCapacity = roundUp(capacity * 5 / 2 + (1 << 20));
     this.maxDepth = levels - 1;
     this.rule = new MixedLevelRule(versions, tables, cache, settings);
@@ -136,6 +139,11 @@ public final class NodeTree {
   /** C_t, the bytes at which a node is full. */
   long capacity() {
     return capacity;
+  }
+
+  /** How long a memtable flush waits for a level-1 node at the hard limit before writing into it. */
+  long levelOneFullWaitNanos() {
+    return levelOneFullWaitNanos;
   }
 
   /** The mode of the latest plan: for IAM, the mixed level m and cap k chosen then. */
@@ -220,13 +228,14 @@ public final class NodeTree {
   }
 
   /**
-   * A job flushing a memtable whose distinct user keys are {@code source}, or null while a level-1
-   * node it would write into is busy, or internal and at the kernel's hard limit ({@link
-   * FlushPlanner#atLevelOneHardLimit}: it must flush first), or while a new level is due (a short
+   * A job flushing a memtable whose distinct user keys are {@code source}, having waited {@code
+   * waitedNanos}, or null while a level-1 node it would write into is busy, or internal and at the
+   * kernel's hard limit for less than {@code level-one-full-wait-ms} ({@link
+   * FlushPlanner#levelOneTakesMemtable}: it must flush first), or while a new level is due (a short
    * wait: it is a manifest edit). A level-1 node past C_t flushes more bytes at once; what is
    * written where is unchanged.
    */
-  NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy) {
+  NodeJob pickMemtableFlush(Version v, MemTable memtable, Source source, Set<Long> busy, long waitedNanos) {
     if (levelDue(shape(v))) {
       return null; // wait: the level is added once the running jobs end (see pick)
     }
@@ -234,13 +243,32 @@ public final class NodeTree {
     boolean internal = v.depth() > 1;
     for (NodeMeta n : v.nodes(1)) {
       if (user.compare(n.hi(), source.first()) >= 0 && user.compare(n.lo(), source.last()) <= 0) {
-        if (busy.contains(n.id()) || (internal && FlushPlanner.atLevelOneHardLimit(n.bytes(), capacity))) {
+        if (busy.contains(n.id())
+            || (internal && !FlushPlanner.levelOneTakesMemtable(n.bytes(), capacity, waitedNanos, levelOneFullWaitNanos))) {
           return null;
         }
         reserved.add(n.id());
       }
     }
     return new NodeJob(NodeJob.Kind.FLUSH_MEMTABLE, 0, null, memtable, reserved);
+  }
+
+  /**
+   * The level-1 nodes a memtable flush of {@code source} that could not start waits for and that
+   * no other job need take first: those its records fall in, less the internal ones at the hard
+   * limit, which must flush before it. Jobs are not started on them until the flush has started
+   * ({@link NodeStoreTree}), so that the flush waits for at most the jobs running now.
+   */
+  Set<Long> memtableFlushWants(Version v, Source source) {
+    Set<Long> wants = new HashSet<>();
+    boolean internal = v.depth() > 1;
+    for (NodeMeta n : v.nodes(1)) {
+      if (user.compare(n.hi(), source.first()) >= 0 && user.compare(n.lo(), source.last()) <= 0
+          && !(internal && FlushPlanner.atLevelOneHardLimit(n.bytes(), capacity))) {
+        wants.add(n.id());
+      }
+    }
+    return wants;
   }
 
   /**

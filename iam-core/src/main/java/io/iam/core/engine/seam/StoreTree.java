@@ -103,11 +103,20 @@ public interface StoreTree extends AutoCloseable {
     String name();
 
     /**
-     * Whether it can start now, reserving what it writes; false makes the store wait for background
-     * work and ask again. Holds the mutex.
+     * Whether it can start now, reserving what it writes, having waited {@code waitedNanos} so far (0
+     * at the first ask); false makes the store wait for background work, at most until the flush's
+     * {@link #patienceNanos}, and ask again. Holds the mutex.
      */
-    default boolean tryStart() {
+    default boolean tryStart(long waitedNanos) {
       return true;
+    }
+
+    /**
+     * After how long a wait {@link #tryStart} takes terms it refuses before (a full node written into
+     * anyway); the store asks again by then. {@link Long#MAX_VALUE}: none.
+     */
+    default long patienceNanos() {
+      return Long.MAX_VALUE;
     }
 
     /**

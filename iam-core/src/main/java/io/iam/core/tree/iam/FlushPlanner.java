@@ -57,7 +57,8 @@ public final class FlushPlanner {
 
   /**
    * Level-1 nodes take memtable flushes until they hold this many times C_t; then the next
-   * memtable flush into them waits for their own flush. The paper flushes only into children that
+   * memtable flush into them waits for their own flush, for a bounded time ({@link
+   * #levelOneTakesMemtable}). The paper flushes only into children that
    * are not full; level 1 relaxes that the way RocksDB lets level 0 grow past its compaction
    * trigger before writes stop, so a full level-1 node waiting for its turn takes one more
    * memtable's share instead of stalling every writer.
@@ -76,6 +77,16 @@ public final class FlushPlanner {
   /** Whether a level-1 node holding {@code bytes} must flush before it takes another memtable. */
   public static boolean atLevelOneHardLimit(long bytes, long capacity) {
     return bytes >= LEVEL_ONE_HARD_LIMIT * capacity;
+  }
+
+  /**
+   * Whether a memtable flush that has waited {@code waitedNanos} may write into a level-1 node
+   * holding {@code bytes}: below the hard limit at once, and at it once the flush has waited {@code
+   * patienceNanos} for the node's own flush. The bound caps how long writers stand still behind a
+   * full node whose flush itself waits for full children; the node then flushes one share more.
+   */
+  public static boolean levelOneTakesMemtable(long bytes, long capacity, long waitedNanos, long patienceNanos) {
+    return !atLevelOneHardLimit(bytes, capacity) || waitedNanos >= patienceNanos;
   }
 
   /** The plan for full node {@code full} of level 0 (the memtable) .. n−1. */

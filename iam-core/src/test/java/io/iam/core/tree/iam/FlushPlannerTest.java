@@ -20,6 +20,21 @@ class FlushPlannerTest {
   }
 
   @Test
+  void aFullLevelOneNodeTakesAMemtableOnlyOnceTheFlushHasWaitedItsPatience() {
+    long capacity = 1 << 20;
+    long tenMillis = 10_000_000L;
+    // Below 2 × C_t: at once, whatever the wait.
+    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity - 1, capacity, 0, tenMillis));
+    // At the hard limit: not before the patience, then yes.
+    assertEquals(false, FlushPlanner.levelOneTakesMemtable(2 * capacity, capacity, 0, tenMillis));
+    assertEquals(false, FlushPlanner.levelOneTakesMemtable(3 * capacity, capacity, tenMillis - 1, tenMillis));
+    assertTrue(FlushPlanner.levelOneTakesMemtable(3 * capacity, capacity, tenMillis, tenMillis));
+    // No patience: at once; unbounded patience: never.
+    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity, capacity, 0, 0));
+    assertEquals(false, FlushPlanner.levelOneTakesMemtable(2 * capacity, capacity, Long.MAX_VALUE - 1, Long.MAX_VALUE));
+  }
+
+  @Test
   void nodeWithoutChildrenMoves() {
     Node parent = node(1, 1, 100, 200, C, 3);
     TreeShape shape = new TreeShape(List.of(List.of(parent), List.of(node(2, 2, 300, 400, 10, 1))), 10, C);
