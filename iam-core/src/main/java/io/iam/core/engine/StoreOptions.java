@@ -195,8 +195,9 @@ public final class StoreOptions {
       Option.builder("level-one-full-wait-ms", OptionType.INT)
           .defaultValue(10).bounds(0, 600_000)
           .doc("node trees: milliseconds a memtable flush waits for a level-1 node at its hard limit (2 × C_t)"
-              + " to flush before it writes into it anyway; bounds how long writers stand still behind a full"
-              + " node whose own flush waits for full children. 0 writes at once (level 1 then merges more)").build();
+              + " to flush before it writes into it anyway, if its share still fits the node's file; bounds how"
+              + " long writers stand still behind a full node whose own flush waits for full children. 0 writes"
+              + " at once").build();
 
   public static final Option<Integer> NODE_FLUSH_IO_DEPTH =
       Option.builder("node-flush-io-depth", OptionType.INT)

@@ -244,7 +244,8 @@ public final class NodeTree {
     for (NodeMeta n : v.nodes(1)) {
       if (user.compare(n.hi(), source.first()) >= 0 && user.compare(n.lo(), source.last()) <= 0) {
         if (busy.contains(n.id())
-            || (internal && !FlushPlanner.levelOneTakesMemtable(n.bytes(), capacity, waitedNanos, levelOneFullWaitNanos))) {
+            || (internal && !FlushPlanner.levelOneTakesMemtable(n.bytes(), source.bytesIn(n.lo(), n.hi(), user),
+                capacity, fileCapacity, waitedNanos, levelOneFullWaitNanos))) {
           return null;
         }
         reserved.add(n.id());
@@ -375,6 +376,34 @@ public final class NodeTree {
 
     boolean isEmpty() {
       return keys.isEmpty();
+    }
+
+    /** The bytes of the records whose keys lie in [{@code lo}, {@code hi}]. */
+    long bytesIn(byte[] lo, byte[] hi, KeyComparator user) {
+      int from = firstAtLeast(lo, user);
+      int to = firstAtLeast(hi, user);
+      if (to < keys.size() && user.compare(keys.get(to), hi) == 0) {
+        to++; // hi itself is in
+      }
+      if (to <= from) {
+        return 0;
+      }
+      return cumulativeBytes[to - 1] - (from == 0 ? 0 : cumulativeBytes[from - 1]);
+    }
+
+    /** The index of the first key at least {@code key}; the key count if none. */
+    private int firstAtLeast(byte[] key, KeyComparator user) {
+      int lo = 0;
+      int hi = keys.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (user.compare(keys.get(mid), key) < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
     }
 
     byte[] first() {

@@ -80,13 +80,16 @@ public final class FlushPlanner {
   }
 
   /**
-   * Whether a memtable flush that has waited {@code waitedNanos} may write into a level-1 node
-   * holding {@code bytes}: below the hard limit at once, and at it once the flush has waited {@code
-   * patienceNanos} for the node's own flush. The bound caps how long writers stand still behind a
-   * full node whose flush itself waits for full children; the node then flushes one share more.
+   * Whether a memtable flush that has waited {@code waitedNanos} may write its {@code shareBytes}
+   * into a level-1 node holding {@code bytes}: below the hard limit at once; at it, once the flush
+   * has waited {@code patienceNanos} for the node's own flush, if the share still fits the node's
+   * file of {@code fileBytes} (else the append would become a merge of the whole node). The bound
+   * caps how long writers stand still behind a full node whose flush itself waits for full
+   * children; the node then flushes one share more.
    */
-  public static boolean levelOneTakesMemtable(long bytes, long capacity, long waitedNanos, long patienceNanos) {
-    return !atLevelOneHardLimit(bytes, capacity) || waitedNanos >= patienceNanos;
+  public static boolean levelOneTakesMemtable(long bytes, long shareBytes, long capacity, long fileBytes,
+      long waitedNanos, long patienceNanos) {
+    return !atLevelOneHardLimit(bytes, capacity) || (waitedNanos >= patienceNanos && bytes + shareBytes <= fileBytes);
   }
 
   /** The plan for full node {@code full} of level 0 (the memtable) .. n−1. */

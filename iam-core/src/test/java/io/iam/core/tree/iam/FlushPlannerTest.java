@@ -1,6 +1,7 @@
 package io.iam.core.tree.iam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,18 +21,23 @@ class FlushPlannerTest {
   }
 
   @Test
-  void aFullLevelOneNodeTakesAMemtableOnlyOnceTheFlushHasWaitedItsPatience() {
+  void aFullLevelOneNodeTakesAMemtableOnlyOnceTheFlushHasWaitedItsPatienceAndWhileTheShareFits() {
     long capacity = 1 << 20;
+    long file = 3 * capacity;
+    long share = capacity / 10;
     long tenMillis = 10_000_000L;
-    // Below 2 × C_t: at once, whatever the wait.
-    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity - 1, capacity, 0, tenMillis));
-    // At the hard limit: not before the patience, then yes.
-    assertEquals(false, FlushPlanner.levelOneTakesMemtable(2 * capacity, capacity, 0, tenMillis));
-    assertEquals(false, FlushPlanner.levelOneTakesMemtable(3 * capacity, capacity, tenMillis - 1, tenMillis));
-    assertTrue(FlushPlanner.levelOneTakesMemtable(3 * capacity, capacity, tenMillis, tenMillis));
+    // Below 2 × C_t: at once, whatever the wait or the share.
+    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity - 1, 5 * capacity, capacity, file, 0, tenMillis));
+    // At the hard limit: not before the patience, then yes while the share fits the file.
+    assertFalse(FlushPlanner.levelOneTakesMemtable(2 * capacity, share, capacity, file, 0, tenMillis));
+    assertFalse(FlushPlanner.levelOneTakesMemtable(2 * capacity, share, capacity, file, tenMillis - 1, tenMillis));
+    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity, share, capacity, file, tenMillis, tenMillis));
+    assertTrue(FlushPlanner.levelOneTakesMemtable(file - share, share, capacity, file, tenMillis, tenMillis));
+    assertFalse(FlushPlanner.levelOneTakesMemtable(file - share + 1, share, capacity, file, tenMillis, tenMillis));
     // No patience: at once; unbounded patience: never.
-    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity, capacity, 0, 0));
-    assertEquals(false, FlushPlanner.levelOneTakesMemtable(2 * capacity, capacity, Long.MAX_VALUE - 1, Long.MAX_VALUE));
+    assertTrue(FlushPlanner.levelOneTakesMemtable(2 * capacity, share, capacity, file, 0, 0));
+    assertFalse(FlushPlanner.levelOneTakesMemtable(2 * capacity, share, capacity, file, Long.MAX_VALUE - 1,
+        Long.MAX_VALUE));
   }
 
   @Test
