@@ -380,30 +380,12 @@ public final class NodeTree {
 
     /** The bytes of the records whose keys lie in [{@code lo}, {@code hi}]. */
     long bytesIn(byte[] lo, byte[] hi, KeyComparator user) {
-      int from = firstAtLeast(lo, user);
-      int to = firstAtLeast(hi, user);
+      int from = indexOf(lo, user);
+      int to = indexOf(hi, user);
       if (to < keys.size() && user.compare(keys.get(to), hi) == 0) {
         to++; // hi itself is in
       }
-      if (to <= from) {
-        return 0;
-      }
-      return cumulativeBytes[to - 1] - (from == 0 ? 0 : cumulativeBytes[from - 1]);
-    }
-
-    /** The index of the first key at least {@code key}; the key count if none. */
-    private int firstAtLeast(byte[] key, KeyComparator user) {
-      int lo = 0;
-      int hi = keys.size();
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (user.compare(keys.get(mid), key) < 0) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      return lo;
+      return to <= from ? 0 : bytes(from, to);
     }
 
     byte[] first() {
